@@ -1,0 +1,72 @@
+import * as v from 'valibot';
+
+/**
+ * The environment every function receives, as a schema. CDK sets exactly these variables
+ * (infra/constructs/api-function.ts types its `environment` from `FunctionEnvironment`), the local stack sets the
+ * same names with emulator endpoints, and each function parses it once per cold start.
+ */
+const optionalUrl = v.optional(v.pipe(v.string(), v.url()));
+
+export const FunctionEnvironmentSchema = v.object({
+  STAGE: v.optional(v.string(), 'local'),
+  TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
+  MEDIA_BUCKET: v.optional(v.string(), ''),
+  /** Queue URLs, one per catalogued queue: `QUEUE_URL_MAIL`, `QUEUE_URL_MIGRATION`. */
+  QUEUE_URL_MAIL: v.optional(v.string(), ''),
+  QUEUE_URL_MIGRATION: v.optional(v.string(), ''),
+  MAIL_FROM: v.optional(v.string(), 'community@example.com'),
+  /** Comma-separated allowed CORS origins, or `*` (local only). */
+  CORS_ORIGINS: v.optional(v.string(), '*'),
+  /** Local stack and tests: the pepper itself. Cloud: empty, and PASSWORD_PEPPER_SECRET_ID names the secret. */
+  PASSWORD_PEPPER: v.optional(v.string(), ''),
+  PASSWORD_PEPPER_SECRET_ID: v.optional(v.string(), ''),
+  BUDDYPRESS_SECRET_ID: v.optional(v.string(), ''),
+  /** Local stack only: emulator endpoints. Unset in the cloud, where the SDK's defaults apply. */
+  DYNAMODB_ENDPOINT: optionalUrl,
+  S3_ENDPOINT: optionalUrl,
+  SQS_ENDPOINT: optionalUrl,
+  SES_ENDPOINT: optionalUrl,
+  /** Local stack only: the base URL clients see for stored media (the emulator's path-style bucket URL). */
+  MEDIA_PUBLIC_BASE_URL: v.optional(v.string(), ''),
+  /** Checks every response against its contract before sending; on locally and in tests, off in production. */
+  VALIDATE_RESPONSES: v.optional(v.picklist(['true', 'false']), 'false'),
+  LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
+  AWS_REGION: v.optional(v.string(), 'us-east-1'),
+});
+
+export type FunctionEnvironment = v.InferOutput<typeof FunctionEnvironmentSchema>;
+
+/** The variables CDK must set explicitly (the rest have defaults or are local-only). */
+export type DeployedEnvironment = Pick<
+  v.InferInput<typeof FunctionEnvironmentSchema>,
+  | 'STAGE'
+  | 'TABLE_NAME'
+  | 'MEDIA_BUCKET'
+  | 'QUEUE_URL_MAIL'
+  | 'QUEUE_URL_MIGRATION'
+  | 'MAIL_FROM'
+  | 'CORS_ORIGINS'
+  | 'PASSWORD_PEPPER_SECRET_ID'
+  | 'BUDDYPRESS_SECRET_ID'
+  | 'LOG_LEVEL'
+>;
+
+let cached: FunctionEnvironment | undefined;
+
+/** Parses `process.env` once per process; a missing or malformed variable fails the cold start loudly. */
+export function env(): FunctionEnvironment {
+  if (!cached) {
+    const result = v.safeParse(FunctionEnvironmentSchema, process.env);
+    if (!result.success) {
+      const names = result.issues.map((issue) => v.getDotPath(issue) ?? '?').join(', ');
+      throw new Error(`Invalid function environment: ${names}`);
+    }
+    cached = result.output;
+  }
+  return cached;
+}
+
+/** Tests and the local stack change the environment between runs; this forgets the parsed copy. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

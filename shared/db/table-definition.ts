@@ -1,0 +1,90 @@
+/**
+ * The one table, declared once. CDK (infra/constructs/app-table.ts), the local stack and every test create it
+ * from this definition, so the cloud and the emulator cannot drift.
+ *
+ * Generic attribute names keep the table free of entity knowledge; each index lists the access patterns it
+ * serves (see ACCESS_PATTERNS.md beside this file for the full per-endpoint map).
+ */
+export const TABLE_KEY = { partitionKey: 'pk', sortKey: 'sk' } as const;
+
+export interface IndexDefinition {
+  readonly name: string;
+  readonly partitionKey: string;
+  readonly sortKey: string;
+  /** The access patterns this index exists for; keep in step with ACCESS_PATTERNS.md. */
+  readonly patterns: readonly string[];
+}
+
+export const GLOBAL_INDEXES = [
+  {
+    name: 'GSI1',
+    partitionKey: 'gsi1pk',
+    sortKey: 'gsi1sk',
+    patterns: [
+      'notifications of a recipient, newest first (all, or one type)',
+      'topics in display order (serial, id), optionally under one parent',
+      'feeds of an author, newest first',
+      'comments of an author, newest first',
+      'quiz submissions of a course, newest first',
+      'media of an uploader, newest first',
+      'spaces a user belongs to (membership by user)',
+    ],
+  },
+  {
+    name: 'GSI2',
+    partitionKey: 'gsi2pk',
+    sortKey: 'gsi2sk',
+    patterns: [
+      'unread notifications of a recipient, newest first (sparse: only unread items carry the key)',
+      'read notifications of a recipient (sparse: only read items)',
+      'feeds of a space, newest first',
+      'comments on the lessons of a course, newest first',
+      'members of a space by role',
+      'quiz submissions of one student for one lesson, by attempt',
+    ],
+  },
+  {
+    name: 'GSI3',
+    partitionKey: 'gsi3pk',
+    sortKey: 'gsi3sk',
+    patterns: [
+      'notifications of a recipient by type and read state (sparse)',
+      'feeds carrying a topic, newest first',
+      'user search by lower-cased name prefix (display name, login, e-mail)',
+      'media of an uploader by MIME type',
+    ],
+  },
+] as const satisfies readonly IndexDefinition[];
+
+export type IndexName = (typeof GLOBAL_INDEXES)[number]['name'];
+
+/** Attributes that are keys somewhere; all are strings. */
+export const KEY_ATTRIBUTES = [
+  TABLE_KEY.partitionKey,
+  TABLE_KEY.sortKey,
+  ...GLOBAL_INDEXES.flatMap((index) => [index.partitionKey, index.sortKey]),
+] as const;
+
+/** Attribute carrying an epoch-seconds expiry; DynamoDB's TTL deletes expired items (pending uploads, locks). */
+export const TTL_ATTRIBUTE = 'expires_at_epoch';
+
+/** The CreateTable input for DynamoDB Local and tests (CDK builds the same shape through its own construct). */
+export function createTableInput(tableName: string) {
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: KEY_ATTRIBUTES.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+    KeySchema: [
+      { AttributeName: TABLE_KEY.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: TABLE_KEY.sortKey, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: GLOBAL_INDEXES.map((index) => ({
+      IndexName: index.name,
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}
