@@ -85,6 +85,19 @@ export const ROUTES = [
 
 export const QUEUES = [] as const satisfies readonly QueueEntry[];
 
+/**
+ * The catch-all (`$default` in the cloud): unknown paths, and known paths with a method they do not serve, get
+ * the contract's 404 `rest_no_route` envelope instead of API Gateway's bare `{"message":"Not Found"}`.
+ */
+export const FALLBACK_ROUTE: RouteEntry = {
+  operationId: 'routeNotFound',
+  method: 'GET',
+  path: '/{proxy+}',
+  access: 'public',
+  entry: 'functions/http/platform/route-not-found.ts',
+  grants: {},
+};
+
 /** Visibility timeout for a queue: six times its consumer's timeout, as AWS advises for Lambda event sources. */
 export function visibilityTimeoutSeconds(queue: QueueEntry): number {
   return queue.timeoutSeconds * 6;

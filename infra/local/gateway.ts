@@ -1,0 +1,308 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  APIGatewayRequestAuthorizerEventV2,
+  Context,
+} from 'aws-lambda';
+import { API_BASE_PATH, FALLBACK_ROUTE, ROUTES, type RouteEntry } from '../catalogue.ts';
+import { createRouteMatcher } from './route-matcher.ts';
+
+/**
+ * The local stand-in for API Gateway (HTTP API) + Lambda: builds the payload-2.0 event of each request, runs the
+ * same authorizer, invokes the same handler module the cloud bundles, and enforces the cloud's limits. An
+ * adapter, not a framework: routes come from the catalogue and nothing else.
+ */
+
+/** API Gateway's request ceiling (HTTP API): 10 MB. */
+export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+/** Lambda's synchronous invocation payload ceiling: 6 MB, for the event as serialized JSON. */
+export const MAX_LAMBDA_PAYLOAD_BYTES = 6 * 1024 * 1024;
+/** HTTP API's integration timeout. */
+export const INTEGRATION_TIMEOUT_MS = 30_000;
+
+type LambdaHandler<E, R> = (event: E, context: Context) => Promise<R>;
+
+export interface GatewayOptions {
+  readonly port: number;
+  readonly host?: string;
+  /** Allowed CORS origins; `*` allows any (the local default). */
+  readonly corsOrigins?: string;
+  readonly routes?: readonly RouteEntry[];
+  readonly integrationTimeoutMs?: number;
+  readonly rootDir?: string;
+}
+
+export interface Gateway {
+  readonly url: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const rootDir = options.rootDir ?? process.cwd();
+  const routes = options.routes ?? ROUTES;
+  const matcher = createRouteMatcher(routes);
+  const timeoutMs = options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS;
+  const corsOrigins = (options.corsOrigins ?? '*').split(',').map((origin) => origin.trim());
+  const modules = new Map<string, Promise<Record<string, unknown>>>();
+  const load = (entry: string) => {
+    let loaded = modules.get(entry);
+    if (!loaded) {
+      loaded = import(pathToFileURL(resolve(rootDir, entry)).href) as Promise<Record<string, unknown>>;
+      modules.set(entry, loaded);
+    }
+    return loaded;
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      process.stderr.write(`gateway error: ${error instanceof Error ? error.stack : String(error)}\n`);
+      if (!response.headersSent) send(response, 500, { message: 'Internal Server Error' });
+      else response.end();
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse) {
+    const requestId = randomUUID();
+    const url = new URL(request.url ?? '/', 'http://local');
+    const method = (request.method ?? 'GET').toUpperCase();
+    const origin = request.headers.origin;
+    const cors = corsHeaders(origin, corsOrigins);
+
+    if (method === 'OPTIONS' && origin && request.headers['access-control-request-method']) {
+      // CORS preflight, answered by API Gateway itself from the API's CORS configuration.
+      response.writeHead(204, {
+        ...cors,
+        'access-control-allow-methods': 'GET,POST,PUT,DELETE,OPTIONS',
+        'access-control-allow-headers': 'authorization,content-type,x-requested-with',
+        'access-control-max-age': '600',
+      });
+      response.end();
+      return;
+    }
+
+    const body = await readBody(request);
+    if (body === 'too_large') {
+      send(response, 413, { message: 'Request Entity Too Large' }, cors);
+      return;
+    }
+
+    const underBase = url.pathname === API_BASE_PATH || url.pathname.startsWith(`${API_BASE_PATH}/`);
+    const routePath = underBase ? url.pathname.slice(API_BASE_PATH.length) || '/' : url.pathname;
+    const matched = underBase ? matcher.match(method, routePath).found : undefined;
+    const route: RouteEntry = matched?.route ?? FALLBACK_ROUTE;
+    const pathParameters = matched?.pathParameters ?? {};
+
+    const event = buildEvent({ request, url, method, body, requestId, route, pathParameters });
+    if (route.access !== 'public') {
+      const authorizer = (await load('functions/auth/authorizer.ts')).handler as LambdaHandler<
+        APIGatewayRequestAuthorizerEventV2,
+        { isAuthorized: boolean; context?: Record<string, unknown> }
+      >;
+      const decision = await authorizer(authorizerEvent(event), lambdaContext('authorizer', timeoutMs));
+      if (!decision.isAuthorized) {
+        send(response, 403, { message: 'Forbidden' }, cors);
+        return;
+      }
+      event.requestContext = {
+        ...event.requestContext,
+        authorizer: { lambda: decision.context ?? {} },
+      } as APIGatewayProxyEventV2['requestContext'];
+    }
+
+    const serialized = JSON.stringify(event);
+    if (Buffer.byteLength(serialized) > MAX_LAMBDA_PAYLOAD_BYTES) {
+      send(response, 413, { message: 'Request Entity Too Large' }, cors);
+      return;
+    }
+
+    const handler = (await load(route.entry)).handler as LambdaHandler<
+      APIGatewayProxyEventV2,
+      APIGatewayProxyStructuredResultV2
+    >;
+    const outcome = await invokeWithTimeout(
+      () => handler(JSON.parse(serialized), lambdaContext(route.operationId, timeoutMs)),
+      timeoutMs,
+    );
+    if (outcome === 'timeout') {
+      send(response, 503, { message: 'Service Unavailable' }, cors);
+      return;
+    }
+    if (outcome instanceof Error) {
+      // An unhandled Lambda error: API Gateway answers a bare 500.
+      process.stderr.write(`handler error in ${route.operationId}: ${outcome.stack}\n`);
+      send(response, 500, { message: 'Internal Server Error' }, cors);
+      return;
+    }
+    const result = outcome;
+    const payload = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : Buffer.from(result.body ?? '');
+    if (payload.length > MAX_LAMBDA_PAYLOAD_BYTES) {
+      send(response, 500, { message: 'Internal Server Error' }, cors);
+      return;
+    }
+    const headers: Record<string, string> = { ...stringHeaders(result.headers), ...cors };
+    response.writeHead(result.statusCode ?? 200, headers);
+    response.end(payload);
+  }
+
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolvePromise());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}${API_BASE_PATH}`,
+    server,
+    close: () =>
+      new Promise<void>((resolvePromise) => {
+        server.closeAllConnections();
+        server.close(() => resolvePromise());
+      }),
+  };
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer | 'too_large'> {
+  return new Promise((resolvePromise, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_REQUEST_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolvePromise(tooLarge ? 'too_large' : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+interface EventParts {
+  request: IncomingMessage;
+  url: URL;
+  method: string;
+  body: Buffer;
+  requestId: string;
+  route: RouteEntry;
+  pathParameters: Record<string, string>;
+}
+
+/** The HTTP API payload-2.0 event, field for field as API Gateway builds it. */
+function buildEvent(parts: EventParts): APIGatewayProxyEventV2 {
+  const { request, url, method, body, requestId, route } = parts;
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (name === 'cookie') cookies.push(...String(value).split(/;\s*/));
+    else headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const key of new Set(url.searchParams.keys())) query[key] = url.searchParams.getAll(key).join(',');
+  const contentType = headers['content-type'] ?? '';
+  const isText = /^(application\/(json|x-www-form-urlencoded)|text\/)/i.test(contentType) || body.length === 0;
+  const now = new Date();
+  const routeKey = route === FALLBACK_ROUTE ? '$default' : `${route.method} ${API_BASE_PATH}${route.path}`;
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    ...(cookies.length ? { cookies } : {}),
+    headers,
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(Object.keys(parts.pathParameters).length ? { pathParameters: parts.pathParameters } : {}),
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host ?? '127.0.0.1',
+      domainPrefix: (headers.host ?? '127').split('.')[0] ?? '127',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length ? { body: isText ? body.toString('utf8') : body.toString('base64') } : {}),
+    isBase64Encoded: body.length > 0 && !isText,
+  };
+}
+
+function authorizerEvent(event: APIGatewayProxyEventV2): APIGatewayRequestAuthorizerEventV2 {
+  return {
+    version: '2.0',
+    type: 'REQUEST',
+    routeArn: `arn:aws:execute-api:us-east-1:000000000000:local/$default/${event.requestContext.http.method}${event.rawPath}`,
+    identitySource: [],
+    routeKey: event.routeKey,
+    rawPath: event.rawPath,
+    rawQueryString: event.rawQueryString,
+    ...(event.cookies ? { cookies: event.cookies } : {}),
+    headers: event.headers,
+    ...(event.queryStringParameters ? { queryStringParameters: event.queryStringParameters } : {}),
+    requestContext: event.requestContext,
+    ...(event.pathParameters ? { pathParameters: event.pathParameters } : {}),
+  } as APIGatewayRequestAuthorizerEventV2;
+}
+
+function lambdaContext(functionName: string, timeoutMs: number): Context {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+async function invokeWithTimeout<T>(run: () => Promise<T>, timeoutMs: number): Promise<T | Error | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolvePromise) => {
+    timer = setTimeout(() => resolvePromise('timeout'), timeoutMs);
+  });
+  try {
+    return await Promise.race([run().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function corsHeaders(origin: string | undefined, allowed: readonly string[]): Record<string, string> {
+  if (!origin) return {};
+  if (!allowed.includes('*') && !allowed.includes(origin)) return {};
+  return {
+    'access-control-allow-origin': allowed.includes('*') ? '*' : origin,
+    'access-control-expose-headers': 'x-request-id',
+    vary: 'origin',
+  };
+}
+
+function stringHeaders(headers: APIGatewayProxyStructuredResultV2['headers']): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) result[name] = String(value);
+  return result;
+}
+
+function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify(body));
+}

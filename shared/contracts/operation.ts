@@ -1,0 +1,65 @@
+import type * as v from 'valibot';
+
+/** A schema of any valibot kind; contracts keep their precise types through the generics below. */
+// biome-ignore lint/suspicious/noExplicitAny: valibot's generic schema type needs the wide form here.
+export type AnySchema = v.GenericSchema<any, any>;
+
+/** One documented error outcome of an operation: its status, its contract code and when it happens. */
+export interface ErrorOutcome {
+  readonly status: number;
+  readonly code: string;
+  readonly description: string;
+}
+
+/**
+ * Error body styles of the contract: most endpoints answer `{ code, message, data: { status, … } }`; quiz and
+ * migration endpoints answer only `{ code, message }` (migration failure adds `details`).
+ */
+export type ErrorEnvelope = 'standard' | 'bare';
+
+/**
+ * An operation's contract: everything the handler factory validates and the OpenAPI document describes.
+ * Method and path live in the catalogue (infra/catalogue.ts); the two meet by `operationId`.
+ */
+export interface Operation<
+  P extends AnySchema | undefined = AnySchema | undefined,
+  Q extends AnySchema | undefined = AnySchema | undefined,
+  B extends AnySchema | undefined = AnySchema | undefined,
+  R extends AnySchema = AnySchema,
+> {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags: readonly string[];
+  readonly params?: P;
+  readonly query?: Q;
+  /** JSON request body; unknown fields are rejected (use strict objects). */
+  readonly body?: B;
+  /** `json` (default) or `multipart` (the handler receives the raw form; see shared/http/multipart.ts). */
+  readonly bodyKind?: 'json' | 'multipart';
+  readonly response: R;
+  /** 201 for operations that create a resource, else 200 (decisions.md, cross-cutting). */
+  readonly successStatus?: 200 | 201;
+  readonly errors: readonly ErrorOutcome[];
+  readonly errorEnvelope?: ErrorEnvelope;
+}
+
+type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
+
+export interface OperationInput<O extends Operation> {
+  readonly params: Out<O['params']>;
+  readonly query: Out<O['query']>;
+  readonly body: Out<O['body']>;
+}
+
+export type OperationResponse<O extends Operation> = v.InferInput<O['response']>;
+
+/** Identity helper that keeps the literal types of a contract. */
+export const defineOperation = <
+  P extends AnySchema | undefined,
+  Q extends AnySchema | undefined,
+  B extends AnySchema | undefined,
+  R extends AnySchema,
+>(
+  operation: Operation<P, Q, B, R>,
+): Operation<P, Q, B, R> => operation;

@@ -1,0 +1,205 @@
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type {
+  APIGatewayProxyEventV2WithLambdaAuthorizer,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+} from 'aws-lambda';
+import * as v from 'valibot';
+import { env } from '../config/env.ts';
+import type { Operation, OperationInput, OperationResponse } from '../contracts/operation.ts';
+import { AppError, isAppError } from '../domain/app-error.ts';
+import type { Authentication } from '../domain/auth/authenticate.ts';
+import type { Caller } from '../domain/auth/caller.ts';
+import { logger } from '../observability/logger.ts';
+import { authenticationFromContext } from './auth-context.ts';
+import { errorBody, jsonResponse } from './responses.ts';
+import { validatePart } from './validation.ts';
+
+export type HttpEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<Record<string, unknown>>;
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+/** Where the request was addressed, for building links (paginator B's page URLs). */
+export interface RequestLocation {
+  /** Absolute URL of the route without query string, e.g. `https://api.example.com/v2/notifications`. */
+  readonly url: string;
+  /** The raw query parameters as sent. */
+  readonly query: Readonly<Record<string, string>>;
+}
+
+export interface RequestContext {
+  readonly requestId: string;
+  readonly location: RequestLocation;
+}
+
+export interface AuthenticatedContext extends RequestContext {
+  readonly caller: Caller;
+}
+
+/** What middlewares leave for the handler on `request.internal`. */
+type Internal = {
+  authentication: Authentication;
+  input: { params: unknown; query: unknown; body: unknown };
+  [key: string]: unknown;
+};
+
+/**
+ * Middlewares leave their results on the event (middy's convention: the handler receives only the event), under
+ * one `internal` key that no API Gateway field uses.
+ */
+type InternalEvent = HttpEvent & { internal: Internal };
+type Request = middy.Request<InternalEvent, HttpResult, Error, Context, Internal>;
+
+const INTERNAL_ERROR = new AppError('internal_error', 500, 'An internal error occurred.');
+
+/**
+ * The one handler factory for authenticated routes. Every entry file is
+ * `export const handler = httpHandler(contract, (input, ctx) => useCase(...))`; everything else lives here:
+ * request id and logs, authentication state → 401/403, JSON body parsing, contract validation of path, query and
+ * body, response validation (local and tests), and the error envelope, registered last so it sees every error.
+ */
+export function httpHandler<O extends Operation>(
+  operation: O,
+  useCase: (input: OperationInput<O>, context: AuthenticatedContext) => Promise<OperationResponse<O>>,
+) {
+  return build(operation, true, (input, request, base) => {
+    const authentication = request.internal.authentication;
+    if (authentication.state !== 'authenticated') throw INTERNAL_ERROR; // unreachable: checked before
+    return useCase(input, { ...base, caller: authentication.caller });
+  });
+}
+
+/** The factory for the few routes served without authentication (the OpenAPI document). */
+export function publicHttpHandler<O extends Operation>(
+  operation: O,
+  useCase: (input: OperationInput<O>, context: RequestContext) => Promise<OperationResponse<O>>,
+) {
+  return build(operation, false, (input, _request, base) => useCase(input, base));
+}
+
+function build<O extends Operation>(
+  operation: O,
+  requiresCaller: boolean,
+  run: (input: OperationInput<O>, request: Request, base: RequestContext) => Promise<OperationResponse<O>>,
+) {
+  const envelope = operation.errorEnvelope ?? 'standard';
+  const isAuthenticated = (request: Request) => request.internal.authentication?.state === 'authenticated';
+
+  return middy<InternalEvent, HttpResult, Error, Context, Internal>({ timeoutEarlyInMillis: 0 })
+    .use({
+      before: function requestLogContext(request: Request) {
+        request.event.internal = request.internal;
+        request.internal.input = { params: undefined, query: undefined, body: undefined };
+        logger.setContext({
+          requestId: request.event.requestContext.requestId,
+          operationId: operation.operationId,
+        });
+      },
+      after: function requestLogLine(request: Request) {
+        logger.info('request', { status: request.response?.statusCode, route: request.event.routeKey });
+      },
+      onError: function requestErrorLogLine(request: Request) {
+        logger.info('request', { status: request.response?.statusCode, route: request.event.routeKey });
+      },
+    })
+    .use({
+      before: function authentication(request: Request) {
+        const authentication = authenticationFromContext(request.event.requestContext.authorizer?.lambda);
+        request.internal.authentication = authentication;
+        if (!requiresCaller) return;
+        if (authentication.state === 'anonymous') {
+          throw new AppError('rest_not_logged_in', 401, 'You are not currently logged in.');
+        }
+        if (authentication.state === 'invalid') {
+          throw new AppError('invalid_credentials', 401, 'The user name or password is incorrect.');
+        }
+        if (authentication.state === 'inactive') {
+          throw new AppError('rest_forbidden', 403, 'Your account is not active.');
+        }
+      },
+    })
+    .use(
+      operation.body && operation.bodyKind !== 'multipart'
+        ? jsonBodyParser()
+        : { before: function noBody() {} },
+    )
+    .use({
+      before: function validateRequest(request: Request) {
+        const { event } = request;
+        request.internal.input = {
+          params: operation.params ? validatePart(operation.params, event.pathParameters ?? {}) : undefined,
+          query: operation.query ? validatePart(operation.query, event.queryStringParameters ?? {}) : undefined,
+          body: operation.body ? validatePart(operation.body, event.body ?? {}) : undefined,
+        };
+      },
+    })
+    .use({
+      onError: function renderError(request: Request) {
+        const error = request.error;
+        const appError = isAppError(error) ? error : INTERNAL_ERROR;
+        if (!isAppError(error)) {
+          logger.error('unhandled error', { error, operationId: operation.operationId });
+        }
+        const extraHeaders: Record<string, string> =
+          appError.code === 'invalid_credentials' ? { 'www-authenticate': 'Basic realm="community"' } : {};
+        request.response = jsonResponse(
+          appError.status,
+          errorBody(appError, envelope),
+          request.event.requestContext.requestId,
+          isAuthenticated(request),
+          extraHeaders,
+        );
+      },
+    })
+    .handler(async (event) => {
+      const request = { event, internal: event.internal } as unknown as Request;
+      const base: RequestContext = { requestId: event.requestContext.requestId, location: locationOf(event) };
+      const body = await run(event.internal.input as OperationInput<O>, request, base);
+      if (env().VALIDATE_RESPONSES === 'true') assertResponse(operation, body);
+      return jsonResponse(
+        operation.successStatus ?? 200,
+        body,
+        event.requestContext.requestId,
+        isAuthenticated(request),
+      );
+    });
+}
+
+function jsonBodyParser() {
+  const parser = httpJsonBodyParser({ disableContentTypeCheck: true });
+  return {
+    before: async function parseJsonBody(request: Request) {
+      const body = request.event.body;
+      // No body at all: validation then reports the missing required fields by name.
+      if (body === undefined || body === null || body === '') {
+        (request.event as { body?: unknown }).body = undefined;
+        return;
+      }
+      try {
+        await parser.before?.(request as never);
+      } catch {
+        throw new AppError('rest_invalid_json', 400, 'Invalid JSON body passed.');
+      }
+    },
+  };
+}
+
+function locationOf(event: HttpEvent): RequestLocation {
+  const headers = event.headers ?? {};
+  const host = headers['x-forwarded-host'] ?? headers.host ?? event.requestContext.domainName;
+  const proto = headers['x-forwarded-proto'] ?? 'https';
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(event.queryStringParameters ?? {})) {
+    if (value !== undefined) query[key] = value;
+  }
+  return { url: `${proto}://${host}${event.rawPath}`, query };
+}
+
+function assertResponse(operation: Operation, body: unknown): void {
+  const result = v.safeParse(operation.response, body);
+  if (!result.success) {
+    const problems = result.issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`);
+    logger.error('response does not match its contract', { operationId: operation.operationId, problems });
+    throw new Error(`Response of ${operation.operationId} does not match its contract: ${problems.join('; ')}`);
+  }
+}

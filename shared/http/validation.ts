@@ -1,0 +1,55 @@
+import * as v from 'valibot';
+import { AppError } from '../domain/app-error.ts';
+import type { AnySchema } from '../contracts/operation.ts';
+
+/**
+ * Valibot issues → the WordPress REST conventions of decisions.md: a missing required parameter is
+ * `rest_missing_callback_param` with `data.params` listing names; anything else present but invalid is
+ * `rest_invalid_param` with `data.params` mapping each (dotted) name to a message. Missing wins when both occur,
+ * as in WordPress, which checks presence before validity.
+ */
+export function validatePart<S extends AnySchema>(
+  schema: S,
+  input: unknown,
+  prefix = '',
+): v.InferOutput<S> {
+  const result = v.safeParse(schema, input, { abortEarly: false });
+  if (result.success) return result.output;
+
+  const missing: string[] = [];
+  const invalid: Record<string, string> = {};
+  for (const issue of result.issues) {
+    const path = issuePath(issue, prefix);
+    if (issue.kind === 'schema' && issue.input === undefined && !isUnknownKey(issue)) {
+      missing.push(path);
+    } else if (isUnknownKey(issue)) {
+      invalid[path] ??= 'is not a known field';
+    } else {
+      invalid[path] ??= describe(issue);
+    }
+  }
+  if (missing.length > 0) {
+    throw new AppError('rest_missing_callback_param', 400, `Missing parameter(s): ${missing.join(', ')}`, {
+      params: missing,
+    });
+  }
+  throw new AppError('rest_invalid_param', 400, `Invalid parameter(s): ${Object.keys(invalid).join(', ')}`, {
+    params: invalid,
+  });
+}
+
+function isUnknownKey(issue: v.BaseIssue<unknown>): boolean {
+  return issue.type === 'strict_object' && issue.expected === 'never';
+}
+
+function issuePath(issue: v.BaseIssue<unknown>, prefix: string): string {
+  const dotted = v.getDotPath(issue);
+  if (dotted) return dotted;
+  return prefix || 'body';
+}
+
+function describe(issue: v.BaseIssue<unknown>): string {
+  // Messages given in contracts ("must be a positive integer") are already reader-facing.
+  if (!issue.message.startsWith('Invalid ')) return issue.message;
+  return `must be ${issue.expected ?? 'valid'}`;
+}
