@@ -28,6 +28,8 @@ export const GLOBAL_INDEXES = [
       'quiz submissions of a course, newest first',
       'media of an uploader, newest first',
       'spaces a user belongs to (membership by user)',
+      'quiz submissions of a course by score (id pointer items)',
+      'invitations of a space, newest first',
     ],
   },
   {
@@ -41,6 +43,10 @@ export const GLOBAL_INDEXES = [
       'comments on the lessons of a course, newest first',
       'members of a space by role',
       'quiz submissions of one student for one lesson, by attempt',
+      'comments of a feed, oldest first',
+      'topics under one parent in display order',
+      'quiz submissions of a course with one result (passed / failed), newest first',
+      'media of an uploader attached to one object source',
     ],
   },
   {
@@ -52,6 +58,10 @@ export const GLOBAL_INDEXES = [
       'feeds carrying a topic, newest first',
       'user search by lower-cased name prefix (display name, login, e-mail)',
       'media of an uploader by MIME type',
+      'comments on the lessons of a course, newest first',
+      'topics with one status in display order',
+      'all published feeds, newest first (sparse timeline on the post item)',
+      'quiz submissions of one lesson, newest first (all, or one result via the id pointer)',
     ],
   },
 ] as const satisfies readonly IndexDefinition[];
