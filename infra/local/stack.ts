@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { resetEnvCache } from '../../shared/config/env.ts';
+import { resetPepperCache } from '../../shared/config/pepper.ts';
+import { resetDbClient } from '../../shared/db/client.ts';
+import { freePort, type RunningEmulator, startDynamoDbLocal, startFauxqs, startSesEmulator } from './emulators.ts';
+import { type Gateway, startGateway } from './gateway.ts';
+import { type Poller, startPoller } from './poller.ts';
+import { localEnvironment, type ProvisionedStack, provision } from './provision.ts';
+
+/**
+ * The whole local stack in one call, shared by `npm start` and the test global setup: emulators, the table,
+ * bucket and queues from the cloud's definitions, the function environment, the gateway and the SQS poller.
+ */
+export interface LocalStackOptions {
+  /** Keep data under this folder (survives restarts); in memory when absent. */
+  readonly dataDir?: string;
+  /** Gateway port; 0 picks a free one. */
+  readonly port: number;
+  readonly names: { readonly table: string; readonly bucket: string; readonly queuePrefix: string };
+  readonly pepper: string;
+  readonly corsOrigins?: string;
+  /** Per-receive visibility override for the poller (tests shorten redelivery). */
+  readonly pollerVisibilitySeconds?: number;
+}
+
+export interface LocalStack {
+  readonly apiUrl: string;
+  readonly sesUrl: string;
+  readonly endpoints: {
+    readonly dynamodb: string;
+    readonly s3: string;
+    readonly sqs: string;
+    readonly ses: string;
+  };
+  readonly provisioned: ProvisionedStack;
+  readonly names: LocalStackOptions['names'];
+  /** The function environment every handler and worker sees (also written into `process.env`). */
+  readonly environment: Record<string, string>;
+  readonly poller: Poller;
+  readonly gateway: Gateway;
+  stop(): Promise<void>;
+}
+
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const emulators: RunningEmulator[] = [];
+  let gateway: Gateway | undefined;
+  let poller: Poller | undefined;
+  const stopAll = async () => {
+    await poller?.stop().catch(() => undefined);
+    await gateway?.close().catch(() => undefined);
+    await Promise.allSettled(emulators.map((emulator) => emulator.stop()));
+  };
+  try {
+    const [dynamodb, fauxqs, ses] = await Promise.all([
+      freePort().then((port) =>
+        startDynamoDbLocal({
+          port,
+          ...(options.dataDir ? { dataDir: join(options.dataDir, 'dynamodb') } : {}),
+        }),
+      ),
+      freePort().then((port) =>
+        startFauxqs({ port, ...(options.dataDir ? { dataDir: join(options.dataDir, 'fauxqs') } : {}) }),
+      ),
+      freePort().then((port) => startSesEmulator({ port })),
+    ]);
+    emulators.push(dynamodb, fauxqs, ses);
+
+    const provisioned = await provision({
+      dynamodbEndpoint: dynamodb.endpoint,
+      s3Endpoint: fauxqs.endpoint,
+      sqsEndpoint: fauxqs.endpoint,
+      tableName: options.names.table,
+      bucketName: options.names.bucket,
+      queuePrefix: options.names.queuePrefix,
+    });
+    const environment = {
+      ...localEnvironment({
+        tableName: provisioned.tableName,
+        bucketName: provisioned.bucketName,
+        dynamodbEndpoint: dynamodb.endpoint,
+        s3Endpoint: fauxqs.endpoint,
+        sqsEndpoint: fauxqs.endpoint,
+        sesEndpoint: ses.endpoint,
+        queueUrls: provisioned.queueUrls,
+      }),
+      PASSWORD_PEPPER: options.pepper,
+      CORS_ORIGINS: options.corsOrigins ?? '*',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      STAGE: 'local',
+    };
+    // Handlers run in this process and parse the environment once; set it before the first one loads.
+    Object.assign(process.env, environment);
+    resetEnvCache();
+    resetPepperCache();
+    resetDbClient();
+
+    gateway = await startGateway({ port: options.port, corsOrigins: environment.CORS_ORIGINS });
+    poller = startPoller({
+      sqsEndpoint: fauxqs.endpoint,
+      queues: provisioned.queues.map((queue) => ({
+        ...queue,
+        ...(options.pollerVisibilitySeconds ? { visibilityTimeoutSeconds: options.pollerVisibilitySeconds } : {}),
+      })),
+    });
+    const runningGateway = gateway;
+    const runningPoller = poller;
+    return {
+      apiUrl: runningGateway.url,
+      sesUrl: ses.endpoint,
+      endpoints: { dynamodb: dynamodb.endpoint, s3: fauxqs.endpoint, sqs: fauxqs.endpoint, ses: ses.endpoint },
+      provisioned,
+      names: options.names,
+      environment,
+      poller: runningPoller,
+      gateway: runningGateway,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** A fresh random pepper (tests; the first `npm start`, which then keeps it under .local/). */
+export const generatePepper = (): string => randomBytes(32).toString('base64url');

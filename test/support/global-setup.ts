@@ -1,0 +1,123 @@
+/**
+ * vitest globalSetup for the `integration` and `api` projects: starts the whole local stack (infra/local/stack.ts:
+ * DynamoDB Local in memory, fauxqs for SQS + S3, the SES emulator, the local gateway and the SQS poller) on free
+ * loopback ports with uniquely named resources, then hands it to tests twice: `inject('stack')` / `inject('apiUrl')`
+ * / `inject('sesUrl')`, and the function environment in `process.env` (which the forked test workers inherit, so
+ * domain code called from a test reads the same names it reads in Lambda).
+ *
+ * Each project runs its own globalSetup, so when both projects run, this module is evaluated twice in the main
+ * process. The running stack is therefore kept on `globalThis` with a reference count: emulators start once per
+ * vitest process and stop when the last project tears down.
+ */
+import { randomBytes } from 'node:crypto';
+// Type-only: makes 'vitest' resolvable for the augmentation below without loading it into the main process.
+import type {} from 'vitest';
+import type { TestProject } from 'vitest/node';
+import type { QueueName } from '../../infra/catalogue.ts';
+import { generatePepper, type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+
+/** What tests get from `inject('stack')`; plain data (it crosses into worker processes). */
+export interface LocalStackInfo {
+  readonly dynamodbEndpoint: string;
+  readonly s3Endpoint: string;
+  readonly sqsEndpoint: string;
+  readonly sesEndpoint: string;
+  readonly tableName: string;
+  readonly bucketName: string;
+  /** Prefix of every queue this run created; tests creating extra queues should use it too. */
+  readonly queuePrefix: string;
+  readonly queueUrls: Partial<Record<QueueName, string>>;
+  readonly deadLetterQueueUrls: Partial<Record<QueueName, string>>;
+  /** The function environment (names from shared/config/env.ts), also written into `process.env`. */
+  readonly environment: Record<string, string>;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stack: LocalStackInfo;
+    /** The local gateway's base URL, e.g. `http://127.0.0.1:41234/v2`. */
+    apiUrl: string;
+    /** The SES emulator: its JSON mail store is `${sesUrl}/store`. */
+    sesUrl: string;
+  }
+}
+
+interface SharedStack {
+  users: number;
+  ready: Promise<LocalStack>;
+}
+
+const KEY = Symbol.for('community-api.test.local-stack');
+type WithStack = typeof globalThis & { [KEY]?: SharedStack };
+
+/** Tests must never reach a real AWS endpoint: everything they are given must be loopback. */
+function assertLoopback(name: string, endpoint: string): void {
+  const host = new URL(endpoint).hostname;
+  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '[::1]') {
+    throw new Error(`Refusing to run tests: ${name} endpoint ${endpoint} is not on the loopback interface`);
+  }
+}
+
+async function startStack(): Promise<LocalStack> {
+  const run = randomBytes(4).toString('hex');
+  const stack = await startLocalStack({
+    port: 0,
+    names: {
+      table: `community-test-${run}`,
+      bucket: `community-media-test-${run}`,
+      queuePrefix: `community-test-${run}`,
+    },
+    pepper: generatePepper(),
+    // Redeliveries after a failed batch within seconds, so retry and DLQ tests stay fast.
+    pollerVisibilitySeconds: 1,
+  });
+  try {
+    for (const [name, endpoint] of Object.entries({ ...stack.endpoints, api: stack.apiUrl })) {
+      assertLoopback(name, endpoint);
+    }
+    for (const url of [
+      ...Object.values(stack.provisioned.queueUrls),
+      ...Object.values(stack.provisioned.deadLetterQueueUrls),
+    ]) {
+      if (url) assertLoopback('queue', url);
+    }
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+  return stack;
+}
+
+function infoOf(stack: LocalStack): LocalStackInfo {
+  return {
+    dynamodbEndpoint: stack.endpoints.dynamodb,
+    s3Endpoint: stack.endpoints.s3,
+    sqsEndpoint: stack.endpoints.sqs,
+    sesEndpoint: stack.endpoints.ses,
+    tableName: stack.provisioned.tableName,
+    bucketName: stack.provisioned.bucketName,
+    queuePrefix: stack.names.queuePrefix,
+    queueUrls: stack.provisioned.queueUrls,
+    deadLetterQueueUrls: stack.provisioned.deadLetterQueueUrls,
+    environment: stack.environment,
+  };
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const holder = globalThis as WithStack;
+  if (!holder[KEY]) holder[KEY] = { users: 0, ready: startStack() };
+  const shared = holder[KEY];
+  shared.users += 1;
+  const stack = await shared.ready;
+  Object.assign(process.env, stack.environment);
+  project.provide('stack', infoOf(stack));
+  project.provide('apiUrl', stack.apiUrl);
+  project.provide('sesUrl', stack.sesUrl);
+
+  return async () => {
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete holder[KEY];
+    await stack.stop();
+  };
+}

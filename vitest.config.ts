@@ -1,0 +1,45 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Four projects, one per test layer (ARCHITECTURE.md §5). Only `integration` and `api` need the emulators; their
+ * shared globalSetup starts them once per vitest process however many of the two run (see test/support/global-setup.ts).
+ * globalSetup is set per project, not at the root: the root's would also run for `--project unit`.
+ */
+const GLOBAL_SETUP = './test/support/global-setup.ts';
+const WORKER_ENV = './test/support/worker-env.ts';
+
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: [GLOBAL_SETUP],
+          setupFiles: [WORKER_ENV],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'api',
+          include: ['test/api/**/*.test.ts'],
+          globalSetup: [GLOBAL_SETUP],
+          setupFiles: [WORKER_ENV],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000 },
+      },
+    ],
+  },
+});
