@@ -1,0 +1,112 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+
+/**
+ * Stage configuration: the ONLY place the CDK app reads context (`-c stage=…`) or the deploy environment.
+ * Everything a stage may differ in lives in `StageConfig`; stacks receive it as a plain typed object, so tests
+ * build a config without any CDK context.
+ */
+export const STAGE_NAMES = ['dev', 'prod'] as const;
+export type StageName = (typeof STAGE_NAMES)[number];
+
+export interface StageConfig {
+  readonly stage: StageName;
+  /** Undefined = environment-agnostic stacks (synth needs no credentials). */
+  readonly account: string | undefined;
+  readonly region: string;
+  /** Custom domain for the API; undefined = the gateway's execute-api URL. */
+  readonly domainName: string | undefined;
+  readonly mail: {
+    /** The `From` address every message uses (`MAIL_FROM`). */
+    readonly from: string;
+    /**
+     * What SES verifies: the sender's whole domain (DKIM records to publish) or only the address (a click on a
+     * verification mail; fine for dev).
+     */
+    readonly identity: 'domain' | 'address';
+  };
+  readonly alarms: {
+    /** Subscribed to the alarm topic; undefined = topic without subscriptions (wire a chat hook later). */
+    readonly email: string | undefined;
+    /** Percentage of API requests answered 5xx over 5 minutes that raises the alarm. */
+    readonly serverErrorRatePercent: number;
+    /** Errors per function over 5 minutes that raise its alarm (throttles alarm on the first one). */
+    readonly functionErrors: number;
+  };
+  /** Browser origins allowed by the API's CORS preflight and by the media bucket's POST uploads. */
+  readonly corsOrigins: readonly string[];
+  readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
+  readonly logRetention: RetentionDays;
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+type StageDefaults = Omit<StageConfig, 'stage' | 'account' | 'region'>;
+
+const STAGES: Record<StageName, StageDefaults> = {
+  dev: {
+    domainName: undefined,
+    mail: { from: 'community-dev@example.com', identity: 'address' },
+    alarms: { email: undefined, serverErrorRatePercent: 5, functionErrors: 5 },
+    corsOrigins: ['http://localhost:5173', 'https://dev.community.example.com'],
+    throttle: { rateLimit: 50, burstLimit: 100 },
+    logRetention: RetentionDays.TWO_WEEKS,
+    logLevel: 'debug',
+  },
+  prod: {
+    domainName: 'api.community.example.com',
+    mail: { from: 'community@community.example.com', identity: 'domain' },
+    alarms: { email: 'ops@community.example.com', serverErrorRatePercent: 1, functionErrors: 1 },
+    corsOrigins: ['https://community.example.com'],
+    throttle: { rateLimit: 500, burstLimit: 1000 },
+    logRetention: RetentionDays.THREE_MONTHS,
+    logLevel: 'info',
+  },
+};
+
+export const DEFAULT_REGION = 'us-east-1';
+
+function isStageName(value: unknown): value is StageName {
+  return typeof value === 'string' && (STAGE_NAMES as readonly string[]).includes(value);
+}
+
+/**
+ * Builds a stage's configuration. `env` defaults to `process.env`, where the CDK CLI puts the resolved
+ * account/region (`CDK_DEFAULT_*`) and CI may pin them (`CDK_DEPLOY_*`).
+ */
+export function stageConfig(stage: StageName, env: NodeJS.ProcessEnv = process.env): StageConfig {
+  return {
+    stage,
+    account: env.CDK_DEPLOY_ACCOUNT ?? env.CDK_DEFAULT_ACCOUNT,
+    region: env.CDK_DEPLOY_REGION ?? env.CDK_DEFAULT_REGION ?? DEFAULT_REGION,
+    ...STAGES[stage],
+  };
+}
+
+/** Reads `-c stage=dev|prod` (default `dev`); an unknown stage fails the synth instead of deploying a guess. */
+export function configFromContext(tryGetContext: (key: string) => unknown): StageConfig {
+  const requested = tryGetContext('stage') ?? 'dev';
+  if (!isStageName(requested)) {
+    throw new Error(`Unknown stage "${String(requested)}"; expected one of ${STAGE_NAMES.join(', ')}`);
+  }
+  return stageConfig(requested);
+}
+
+/**
+ * Whether functions are bundled with esbuild. `-c bundle=false` or `CDK_BUNDLE=false` swaps in an inline stub so
+ * template-only runs (infra tests, quick synths) skip ~1 s of esbuild per function.
+ */
+export function bundleFromContext(tryGetContext: (key: string) => unknown): boolean {
+  const value = tryGetContext('bundle') ?? process.env.CDK_BUNDLE ?? 'true';
+  return String(value) !== 'false';
+}
+
+/**
+ * Feature flags the infra code relies on, set on every `App` (app.ts and the tests) rather than in cdk.json so a
+ * test app cannot silently differ from the real one. With the first, server access logs are delivered through a
+ * bucket policy instead of the legacy `LogDeliveryWrite` ACL, so the log bucket can disable ACLs entirely.
+ */
+export const APP_CONTEXT = {
+  '@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy': true,
+  // Strong (export/import) references from the stateless stacks to the data stack: CloudFormation then refuses
+  // to delete a table or bucket something still uses. The data stack's exports are stable by design.
+  '@aws-cdk/core:defaultCrossStackReferences': 'strong',
+} as const;

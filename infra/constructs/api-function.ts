@@ -1,0 +1,219 @@
+import path from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { DeployedEnvironment } from '../../shared/config/env.ts';
+import { BUNDLE } from '../bundle-options.ts';
+import { acknowledge, acknowledgePattern } from '../nag.ts';
+import {
+  DEFAULT_MEMORY_MB,
+  DEFAULT_TIMEOUT_SECONDS,
+  type Grants,
+  type QueueName,
+  type SecretName,
+} from '../catalogue.ts';
+
+/** The repository root: entries in the catalogue are relative to it, and esbuild resolves from it. */
+export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Stand-in code when bundling is off: template assertions need a function, not its code. */
+const STUB_CODE = 'exports.handler = async () => { throw new Error("bundling was disabled at synth"); };';
+
+/** Everything the catalogue's grants can name, as the data stack exposes it. */
+export interface GrantableResources {
+  readonly table: ITable;
+  readonly bucket: IBucket;
+  readonly queues: Readonly<Record<QueueName, IQueue>>;
+  /** ARN of the SES identity the stage sends from. */
+  readonly mailIdentityArn: string;
+  readonly secrets: Readonly<Record<SecretName, ISecret>>;
+}
+
+type EnvName = keyof DeployedEnvironment;
+
+const QUEUE_URL_VARIABLE: Record<QueueName, EnvName> = {
+  mail: 'QUEUE_URL_MAIL',
+  migration: 'QUEUE_URL_MIGRATION',
+};
+
+const SECRET_ID_VARIABLE: Record<SecretName, EnvName> = {
+  passwordPepper: 'PASSWORD_PEPPER_SECRET_ID',
+  buddypressSource: 'BUDDYPRESS_SECRET_ID',
+};
+
+export interface ApiFunctionProps {
+  /** Entry file relative to the repository root (a catalogue entry's `entry`). */
+  readonly entry: string;
+  /** Physical function name (see infra/naming.ts). */
+  readonly functionName: string;
+  /**
+   * Memory in MB.
+   * @default DEFAULT_MEMORY_MB (512)
+   */
+  readonly memoryMb?: number;
+  /**
+   * Timeout in seconds.
+   * @default DEFAULT_TIMEOUT_SECONDS (29)
+   */
+  readonly timeoutSeconds?: number;
+  /** Variables every function gets; grant-specific ones (bucket, queue URLs, secret ids) are added by `bind*`. */
+  readonly environment: Pick<
+    DeployedEnvironment,
+    'STAGE' | 'TABLE_NAME' | 'MAIL_FROM' | 'CORS_ORIGINS' | 'LOG_LEVEL'
+  >;
+  /**
+   * Retention of the function's log group.
+   * @default RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+  /**
+   * Bundle the entry with esbuild; `false` uses an inline stub (template-only synths and infra tests).
+   * @default true
+   */
+  readonly bundle?: boolean;
+}
+
+/**
+ * The one recipe for every Lambda function (routes, workers, the authorizer): Node 24 on arm64, active tracing,
+ * its own log group, an environment typed from `DeployedEnvironment`, the shared esbuild options, and a role
+ * that starts with nothing but log writes. Access to data is added only through the `bind*` helpers, which the
+ * stacks call from the catalogue entry's `grants`, so a function can touch exactly what its entry names.
+ */
+export class ApiFunction extends Construct {
+  readonly function: lambda.Function;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+
+    // Logs are disposable with the stack; a generated name avoids collisions when a stack is re-created.
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // Our own role instead of the default one: the default attaches AWSLambdaBasicExecutionRole (logs on `*`);
+    // this one may only write to its own log group.
+    this.role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+    this.logGroup.grantWrite(this.role);
+
+    const common = {
+      functionName: props.functionName,
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memoryMb ?? DEFAULT_MEMORY_MB,
+      timeout: Duration.seconds(props.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
+      tracing: lambda.Tracing.ACTIVE,
+      logGroup: this.logGroup,
+      role: this.role,
+      environment: { ...props.environment },
+    } satisfies Partial<lambda.FunctionProps>;
+
+    this.function =
+      props.bundle === false
+        ? new lambda.Function(this, 'Function', {
+            ...common,
+            handler: 'index.handler',
+            code: lambda.Code.fromInline(STUB_CODE),
+          })
+        : new NodejsFunction(this, 'Function', {
+            ...common,
+            entry: path.join(PROJECT_ROOT, props.entry),
+            handler: 'handler',
+            projectRoot: PROJECT_ROOT,
+            depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+            bundling: {
+              // The local esbuild from node_modules: synth needs no Docker.
+              forceDockerBundling: false,
+              format: OutputFormat.ESM,
+              minify: BUNDLE.minify,
+              sourceMap: true,
+              sourceMapMode: SourceMapMode.EXTERNAL,
+              sourcesContent: BUNDLE.sourcesContent,
+              target: BUNDLE.target,
+              mainFields: [...BUNDLE.mainFields],
+              banner: BUNDLE.banner,
+              externalModules: [...BUNDLE.external],
+            },
+          });
+
+    // X-Ray's PutTraceSegments/PutTelemetryRecords cannot be scoped to a resource (AWS-mandated `*`).
+    acknowledge(
+      this.role,
+      'AwsSolutions-IAM5[Resource::*]',
+      'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions; AWS requires "*".',
+    );
+  }
+
+  private setEnv(name: EnvName, value: string): void {
+    this.function.addEnvironment(name, value);
+  }
+
+  /** Grants the resources a catalogue entry names, and nothing else. */
+  bindGrants(grants: Grants, resources: GrantableResources): void {
+    if (grants.table) this.bindTable(resources.table, grants.table);
+    if (grants.bucket) this.bindBucket(resources.bucket, grants.bucket);
+    if (grants.sendTo?.length)
+      this.bindQueues(grants.sendTo.map((name) => [name, resources.queues[name]] as const));
+    if (grants.mailer) this.bindMailer(resources.mailIdentityArn);
+    if (grants.secrets?.length) {
+      this.bindSecrets(grants.secrets.map((name) => [name, resources.secrets[name]] as const));
+    }
+  }
+
+  /** Item reads (`read`) or reads and writes (`readWrite`) on the table and its indexes. */
+  bindTable(table: ITable, mode: 'read' | 'readWrite'): void {
+    if (mode === 'read') table.grantReadData(this.function);
+    else table.grantReadWriteData(this.function);
+    acknowledgePattern(this.role, {
+      pattern: /^AwsSolutions-IAM5\[Resource::.*\/index\/\*\]$/,
+      reason: 'Queries on the GSIs need the table\'s "index/*" sub-resources; still this one table only.',
+    });
+  }
+
+  /** Object reads, or reads, writes and deletes, on the media bucket; sets `MEDIA_BUCKET`. */
+  bindBucket(bucket: IBucket, mode: 'read' | 'readWrite'): void {
+    if (mode === 'read') {
+      bucket.grantRead(this.function);
+    } else {
+      bucket.grantReadWrite(this.function);
+      bucket.grantDelete(this.function);
+    }
+    this.setEnv('MEDIA_BUCKET', bucket.bucketName);
+    acknowledgePattern(this.role, {
+      pattern: /^AwsSolutions-IAM5\[(Action::s3:[A-Za-z]+\*|Resource::.*\/\*)\]$/,
+      reason:
+        'CDK bucket grants use S3 action families (GetObject*, List*, Abort*, DeleteObject*) on the media bucket and its objects only.',
+    });
+  }
+
+  /** `sqs:SendMessage` (and its batch/attribute companions) on these queues only; sets `QUEUE_URL_<NAME>`. */
+  bindQueues(queues: readonly (readonly [QueueName, IQueue])[]): void {
+    for (const [name, queue] of queues) {
+      queue.grantSendMessages(this.function);
+      this.setEnv(QUEUE_URL_VARIABLE[name], queue.queueUrl);
+    }
+  }
+
+  /** Sending mail through SES as the stage's identity, and as nothing else. */
+  bindMailer(identityArn: string): void {
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [identityArn] }),
+    );
+  }
+
+  /** Reading these secrets only; sets each secret's `*_SECRET_ID` variable. */
+  bindSecrets(secrets: readonly (readonly [SecretName, ISecret])[]): void {
+    for (const [name, secret] of secrets) {
+      secret.grantRead(this.function);
+      this.setEnv(SECRET_ID_VARIABLE[name], secret.secretArn);
+    }
+  }
+}

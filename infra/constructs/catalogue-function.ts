@@ -1,0 +1,39 @@
+import type { Construct } from 'constructs';
+import type { StageConfig } from '../config.ts';
+import type { FunctionSpec } from '../function-specs.ts';
+import { functionName } from '../naming.ts';
+import { ApiFunction, type GrantableResources } from './api-function.ts';
+
+export interface CatalogueFunctionContext {
+  readonly config: StageConfig;
+  readonly resources: GrantableResources;
+  /** See `ApiFunctionProps.bundle`. */
+  readonly bundle: boolean;
+}
+
+/** One function from a catalogue-derived spec: the common environment, then exactly the spec's grants. */
+export function catalogueFunction(
+  scope: Construct,
+  spec: FunctionSpec,
+  context: CatalogueFunctionContext,
+): ApiFunction {
+  const { config, resources } = context;
+  const fn = new ApiFunction(scope, spec.id, {
+    entry: spec.entry,
+    functionName: functionName(config.stage, spec.id),
+    memoryMb: spec.memoryMb,
+    timeoutSeconds: spec.timeoutSeconds,
+    logRetention: config.logRetention,
+    bundle: context.bundle,
+    environment: {
+      STAGE: config.stage,
+      // Required by the env schema, so every function knows the table; only `grants.table` gives it access.
+      TABLE_NAME: resources.table.tableName,
+      MAIL_FROM: config.mail.from,
+      CORS_ORIGINS: config.corsOrigins.join(','),
+      LOG_LEVEL: config.logLevel,
+    },
+  });
+  fn.bindGrants(spec.grants, resources);
+  return fn;
+}

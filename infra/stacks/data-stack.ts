@@ -1,0 +1,107 @@
+import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as ses from 'aws-cdk-lib/aws-ses';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { QUEUES, type QueueEntry, type QueueName, type SecretName } from '../catalogue.ts';
+import type { StageConfig } from '../config.ts';
+import { AppTable } from '../constructs/app-table.ts';
+import type { GrantableResources } from '../constructs/api-function.ts';
+import { MediaBucket } from '../constructs/media-bucket.ts';
+import { WorkQueue } from '../constructs/work-queue.ts';
+import { acknowledge } from '../nag.ts';
+import { deadLetterQueueName, queueName } from '../naming.ts';
+
+export interface DataStackProps extends StackProps {
+  readonly config: StageConfig;
+  /**
+   * The queues to create.
+   * @default QUEUES from infra/catalogue.ts
+   */
+  readonly queues?: readonly QueueEntry[];
+}
+
+/** Shape of the BuddyPress source secret; operators fill in the values after the first deploy. */
+const BUDDYPRESS_PLACEHOLDER = { host: '', port: 3306, user: '', database: '', tablePrefix: 'wp_' };
+
+/**
+ * Everything stateful, deployed rarely and RETAINed: the table, the media bucket, the queues and DLQs, the SES
+ * identity and the secrets. The stateless stacks reference these; nothing here references them back.
+ */
+export class DataStack extends Stack implements GrantableResources {
+  readonly table: dynamodb.Table;
+  readonly bucket: s3.Bucket;
+  readonly queues: Readonly<Record<QueueName, sqs.IQueue>>;
+  readonly workQueues: ReadonlyMap<QueueName, WorkQueue>;
+  readonly mailIdentity: ses.EmailIdentity;
+  readonly mailIdentityArn: string;
+  readonly secrets: Readonly<Record<SecretName, secretsmanager.ISecret>>;
+
+  constructor(scope: Construct, id: string, props: DataStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+
+    this.table = new AppTable(this, 'AppTable').table;
+    this.bucket = new MediaBucket(this, 'Media', { corsOrigins: config.corsOrigins }).bucket;
+
+    const workQueues = new Map<QueueName, WorkQueue>();
+    for (const entry of props.queues ?? QUEUES) {
+      workQueues.set(
+        entry.name,
+        new WorkQueue(this, `${entry.name}Queue`, {
+          entry,
+          queueName: queueName(config.stage, entry.name),
+          deadLetterQueueName: deadLetterQueueName(config.stage, entry.name),
+        }),
+      );
+    }
+    this.workQueues = workQueues;
+    // A grant naming a queue that is not catalogued fails here, at synth, with the queue's name.
+    this.queues = new Proxy({} as Record<QueueName, sqs.IQueue>, {
+      get: (_target, name: string) => {
+        const found = workQueues.get(name as QueueName);
+        if (!found) throw new Error(`Queue "${name}" is granted but not catalogued in QUEUES`);
+        return found.queue;
+      },
+    });
+
+    const [, domain] = config.mail.from.split('@');
+    this.mailIdentity = new ses.EmailIdentity(this, 'MailIdentity', {
+      identity:
+        config.mail.identity === 'domain' && domain
+          ? ses.Identity.domain(domain)
+          : ses.Identity.email(config.mail.from),
+    });
+    const identity = this.mailIdentity;
+    this.mailIdentityArn = identity.emailIdentityArn;
+
+    const pepper = new secretsmanager.Secret(this, 'PasswordPepper', {
+      description:
+        'HMAC pepper for application-password and token hashes. Rotating it invalidates every stored hash.',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const buddypress = new secretsmanager.Secret(this, 'BuddypressSource', {
+      description: 'Connection to the BuddyPress MySQL source for migrations (JSON); filled in by operators.',
+      // A generated password keeps the template free of any secret value; the rest is an empty shape.
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify(BUDDYPRESS_PLACEHOLDER),
+        generateStringKey: 'password',
+      },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledge(
+      pepper,
+      'AwsSolutions-SMG4',
+      'The pepper keys every stored password hash; automatic rotation would lock out every user.',
+    );
+    acknowledge(
+      buddypress,
+      'AwsSolutions-SMG4',
+      'Credentials of an external BuddyPress database we do not administer; operators rotate them there.',
+    );
+    this.secrets = { passwordPepper: pepper, buddypressSource: buddypress };
+  }
+}

@@ -1,0 +1,47 @@
+import { Stack, type StackProps } from 'aws-cdk-lib';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Construct } from 'constructs';
+import { QUEUES, type QueueEntry } from '../catalogue.ts';
+import type { StageConfig } from '../config.ts';
+import type { ApiFunction, GrantableResources } from '../constructs/api-function.ts';
+import { catalogueFunction } from '../constructs/catalogue-function.ts';
+import { workerSpec } from '../function-specs.ts';
+
+export interface WorkersStackProps extends StackProps {
+  readonly config: StageConfig;
+  readonly resources: GrantableResources;
+  /**
+   * The queues whose consumers to deploy.
+   * @default QUEUES from infra/catalogue.ts
+   */
+  readonly queues?: readonly QueueEntry[];
+  /**
+   * Bundle functions with esbuild (`false`: inline stubs, for template-only synths).
+   * @default true
+   */
+  readonly bundle?: boolean;
+}
+
+/** One consumer per catalogued queue; the queues themselves live in the data stack. */
+export class WorkersStack extends Stack {
+  readonly workers: ReadonlyMap<string, ApiFunction>;
+
+  constructor(scope: Construct, id: string, props: WorkersStackProps) {
+    super(scope, id, props);
+    const context = { config: props.config, resources: props.resources, bundle: props.bundle ?? true };
+    const workers = new Map<string, ApiFunction>();
+    for (const entry of props.queues ?? QUEUES) {
+      const fn = catalogueFunction(this, workerSpec(entry), context);
+      fn.function.addEventSource(
+        new SqsEventSource(props.resources.queues[entry.name], {
+          batchSize: entry.batchSize,
+          // A failed record is retried alone; the rest of the batch is not processed twice.
+          reportBatchItemFailures: true,
+          ...(entry.maxConcurrency === undefined ? {} : { maxConcurrency: entry.maxConcurrency }),
+        }),
+      );
+      workers.set(entry.name, fn);
+    }
+    this.workers = workers;
+  }
+}

@@ -1,0 +1,123 @@
+import { App, type Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { FALLBACK_ROUTE, type QueueEntry, ROUTES, QUEUES, type RouteEntry } from '#infra/catalogue.ts';
+import { APP_CONTEXT, stageConfig } from '#infra/config.ts';
+import { allFunctionSpecs } from '#infra/function-specs.ts';
+import { createStacks } from '#infra/stacks/create-stacks.ts';
+
+/**
+ * A catalogue exercising every grant kind and a queue, for invariants the real catalogue cannot reach yet.
+ * Entries need not exist: the tests synthesize without bundling.
+ */
+export const SYNTHETIC_ROUTES: readonly RouteEntry[] = [
+  {
+    operationId: 'publicNoGrants',
+    method: 'GET',
+    path: '/ping',
+    access: 'public',
+    entry: 'x.ts',
+    grants: {},
+  },
+  {
+    operationId: 'readTable',
+    method: 'GET',
+    path: '/items/{id}',
+    access: 'authenticated',
+    entry: 'x.ts',
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'writeEverything',
+    method: 'POST',
+    path: '/items',
+    access: 'administrator',
+    entry: 'x.ts',
+    grants: {
+      table: 'readWrite',
+      bucket: 'readWrite',
+      sendTo: ['mail'],
+      mailer: true,
+      secrets: ['buddypressSource'],
+    },
+    memoryMb: 1024,
+    timeoutSeconds: 10,
+  },
+  {
+    operationId: 'readBucket',
+    method: 'PUT',
+    path: '/media/{id}',
+    access: 'owner',
+    entry: 'x.ts',
+    grants: { bucket: 'read' },
+  },
+  {
+    operationId: 'startMigration',
+    method: 'DELETE',
+    path: '/migrations/{id}',
+    access: 'administrator',
+    entry: 'x.ts',
+    grants: { sendTo: ['migration'], secrets: ['passwordPepper'] },
+  },
+];
+
+export const SYNTHETIC_QUEUES: readonly QueueEntry[] = [
+  {
+    name: 'mail',
+    entry: 'w.ts',
+    grants: { table: 'read', mailer: true },
+    batchSize: 10,
+    timeoutSeconds: 30,
+    maxReceiveCount: 5,
+    maxConcurrency: 2,
+  },
+  {
+    name: 'migration',
+    entry: 'w.ts',
+    grants: { table: 'readWrite', secrets: ['buddypressSource'] },
+    batchSize: 1,
+    timeoutSeconds: 900,
+    maxReceiveCount: 3,
+  },
+];
+
+export interface SynthesizedApp {
+  readonly app: App;
+  readonly routes: readonly RouteEntry[];
+  readonly queues: readonly QueueEntry[];
+  readonly stacks: ReturnType<typeof createStacks>;
+  readonly templates: { data: Template; api: Template; workers: Template | undefined; monitoring: Template };
+  readonly functions: ReturnType<typeof allFunctionSpecs>;
+}
+
+export function synthApp(catalogue: 'real' | 'synthetic', stage: 'dev' | 'prod' = 'dev'): SynthesizedApp {
+  const routes = catalogue === 'real' ? ROUTES : SYNTHETIC_ROUTES;
+  const queues = catalogue === 'real' ? QUEUES : SYNTHETIC_QUEUES;
+  const app = new App({ context: { ...APP_CONTEXT } });
+  const stacks = createStacks(app, stageConfig(stage, {}), { routes, queues, bundle: false });
+  const template = (stack: Stack) => Template.fromStack(stack);
+  return {
+    app,
+    routes,
+    queues,
+    stacks,
+    templates: {
+      data: template(stacks.data),
+      api: template(stacks.api),
+      workers: stacks.workers && template(stacks.workers),
+      monitoring: template(stacks.monitoring),
+    },
+    functions: allFunctionSpecs(routes, queues, FALLBACK_ROUTE),
+  };
+}
+
+export type CfnResource = {
+  Type: string;
+  Properties?: Record<string, unknown>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+};
+
+export function resources(template: Template, type?: string): Record<string, CfnResource> {
+  const all = template.toJSON().Resources as Record<string, CfnResource>;
+  return Object.fromEntries(Object.entries(all).filter(([, r]) => !type || r.Type === type));
+}
