@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -44,8 +45,9 @@ export async function queryPage<T>(query: PageQuery): Promise<PageResult<T>> {
 
   let consumed = 0;
   let startKey: Record<string, unknown> | undefined;
+  const fingerprint = queryFingerprint(query);
   const decoded = query.cursor ? decodeCursor(query.cursor) : undefined;
-  if (decoded && decoded.page === query.page) {
+  if (decoded && decoded.page === query.page && decoded.query === fingerprint) {
     startKey = decoded.lastKey;
   } else if (query.page > 1) {
     let toSkip = (query.page - 1) * query.perPage;
@@ -77,7 +79,16 @@ export async function queryPage<T>(query: PageQuery): Promise<PageResult<T>> {
 
   return {
     items,
-    nextCursor: lastKey ? encodeCursor(lastKey, query.page + 1) : null,
+    nextCursor: lastKey ? encodeCursor(lastKey, query.page + 1, fingerprint) : null,
     consumedReadUnits: consumed,
   };
+}
+
+/** Identifies a query by everything that selects, orders and sizes its pages (not the page number). */
+function queryFingerprint(query: PageQuery): string {
+  const { index, keyCondition, names, values, filter, ascending, perPage } = query;
+  return createHash('sha256')
+    .update(JSON.stringify([index, keyCondition, names, values, filter, ascending, perPage]))
+    .digest('base64url')
+    .slice(0, 16);
 }
