@@ -139,7 +139,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return;
     }
     const result = outcome;
-    const payload = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : Buffer.from(result.body ?? '');
+    const payload = result.isBase64Encoded
+      ? Buffer.from(result.body ?? '', 'base64')
+      : Buffer.from(result.body ?? '');
     if (payload.length > MAX_LAMBDA_PAYLOAD_BYTES) {
       send(response, 500, { message: 'Internal Server Error' }, cors);
       return;
@@ -204,7 +206,8 @@ function buildEvent(parts: EventParts): APIGatewayProxyEventV2 {
   const query: Record<string, string> = {};
   for (const key of new Set(url.searchParams.keys())) query[key] = url.searchParams.getAll(key).join(',');
   const contentType = headers['content-type'] ?? '';
-  const isText = /^(application\/(json|x-www-form-urlencoded)|text\/)/i.test(contentType) || body.length === 0;
+  const isText =
+    /^(application\/(json|x-www-form-urlencoded)|text\/)/i.test(contentType) || body.length === 0;
   const now = new Date();
   const routeKey = route === FALLBACK_ROUTE ? '$default' : `${route.method} ${API_BASE_PATH}${route.path}`;
   return {
@@ -274,13 +277,19 @@ function lambdaContext(functionName: string, timeoutMs: number): Context {
   };
 }
 
-async function invokeWithTimeout<T>(run: () => Promise<T>, timeoutMs: number): Promise<T | Error | 'timeout'> {
+async function invokeWithTimeout<T>(
+  run: () => Promise<T>,
+  timeoutMs: number,
+): Promise<T | Error | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolvePromise) => {
     timer = setTimeout(() => resolvePromise('timeout'), timeoutMs);
   });
   try {
-    return await Promise.race([run().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))), timeout]);
+    return await Promise.race([
+      run().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

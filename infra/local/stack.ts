@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { resetEnvCache } from '../../shared/config/env.ts';
 import { resetPepperCache } from '../../shared/config/pepper.ts';
 import { resetDbClient } from '../../shared/db/client.ts';
-import { freePort, type RunningEmulator, startDynamoDbLocal, startFauxqs, startSesEmulator } from './emulators.ts';
+import {
+  freePort,
+  type RunningEmulator,
+  startDynamoDbLocal,
+  startFauxqs,
+  startSesEmulator,
+} from './emulators.ts';
 import { type Gateway, startGateway } from './gateway.ts';
 import { type Poller, startPoller } from './poller.ts';
 import { localEnvironment, type ProvisionedStack, provision } from './provision.ts';
@@ -100,7 +106,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sqsEndpoint: fauxqs.endpoint,
       queues: provisioned.queues.map((queue) => ({
         ...queue,
-        ...(options.pollerVisibilitySeconds ? { visibilityTimeoutSeconds: options.pollerVisibilitySeconds } : {}),
+        ...(options.pollerVisibilitySeconds
+          ? { visibilityTimeoutSeconds: options.pollerVisibilitySeconds }
+          : {}),
       })),
     });
     const runningGateway = gateway;
@@ -108,7 +116,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     return {
       apiUrl: runningGateway.url,
       sesUrl: ses.endpoint,
-      endpoints: { dynamodb: dynamodb.endpoint, s3: fauxqs.endpoint, sqs: fauxqs.endpoint, ses: ses.endpoint },
+      endpoints: {
+        dynamodb: dynamodb.endpoint,
+        s3: fauxqs.endpoint,
+        sqs: fauxqs.endpoint,
+        ses: ses.endpoint,
+      },
       provisioned,
       names: options.names,
       environment,

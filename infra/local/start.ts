@@ -19,14 +19,17 @@ const ADMIN_LOGIN = 'admin';
 async function main(): Promise<void> {
   const args = new Set(process.argv.slice(2));
   if (args.has('--help')) {
-    process.stdout.write('usage: npm start [-- --fresh]\n  PORT=3000 by default; --fresh deletes .local/ first\n');
+    process.stdout.write(
+      'usage: npm start [-- --fresh]\n  PORT=3000 by default; --fresh deletes .local/ first\n',
+    );
     return;
   }
   if (args.has('--fresh')) rmSync(LOCAL_DIR, { recursive: true, force: true });
   mkdirSync(LOCAL_DIR, { recursive: true });
 
   const port = Number(process.env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not ${process.env.PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, not ${process.env.PORT}`);
 
   const stack = await startLocalStack({
     port,
@@ -88,6 +91,8 @@ function installShutdown(stack: LocalStack): void {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`npm start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `npm start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

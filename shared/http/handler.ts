@@ -128,7 +128,9 @@ function build<O extends Operation>(
         const { event } = request;
         request.internal.input = {
           params: operation.params ? validatePart(operation.params, event.pathParameters ?? {}) : undefined,
-          query: operation.query ? validatePart(operation.query, event.queryStringParameters ?? {}) : undefined,
+          query: operation.query
+            ? validatePart(operation.query, event.queryStringParameters ?? {})
+            : undefined,
           body: operation.body ? validatePart(operation.body, event.body ?? {}) : undefined,
         };
       },
@@ -200,6 +202,8 @@ function assertResponse(operation: Operation, body: unknown): void {
   if (!result.success) {
     const problems = result.issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`);
     logger.error('response does not match its contract', { operationId: operation.operationId, problems });
-    throw new Error(`Response of ${operation.operationId} does not match its contract: ${problems.join('; ')}`);
+    throw new Error(
+      `Response of ${operation.operationId} does not match its contract: ${problems.join('; ')}`,
+    );
   }
 }

@@ -8,11 +8,7 @@ import type { AnySchema } from '../contracts/operation.ts';
  * `rest_invalid_param` with `data.params` mapping each (dotted) name to a message. Missing wins when both occur,
  * as in WordPress, which checks presence before validity.
  */
-export function validatePart<S extends AnySchema>(
-  schema: S,
-  input: unknown,
-  prefix = '',
-): v.InferOutput<S> {
+export function validatePart<S extends AnySchema>(schema: S, input: unknown, prefix = ''): v.InferOutput<S> {
   const result = v.safeParse(schema, input, { abortEarly: false });
   if (result.success) return result.output;
 

@@ -18,7 +18,10 @@ export function redact(value: unknown, depth = 0): unknown {
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
   if (Array.isArray(value)) return value.map((entry) => redact(entry, depth + 1));
   return Object.fromEntries(
-    Object.entries(value).map(([key, entry]) => [key, REDACTED.test(key) ? '[redacted]' : redact(entry, depth + 1)]),
+    Object.entries(value).map(([key, entry]) => [
+      key,
+      REDACTED.test(key) ? '[redacted]' : redact(entry, depth + 1),
+    ]),
   );
 }
 

@@ -46,7 +46,8 @@ export function validateNewUser(input: NewUser): { username: string; email: stri
   const email = input.email.trim().toLowerCase();
   if (!isValidEmail(email)) throw invalid(`E-mail "${input.email}" is not a valid address.`);
   const appPassword = input.appPassword?.replace(/\s+/g, '') || generateAppPassword();
-  if (!isValidAppPassword(appPassword)) throw invalid('The application password must be 24 letters and digits.');
+  if (!isValidAppPassword(appPassword))
+    throw invalid('The application password must be 24 letters and digits.');
   return { username, email, appPassword };
 }
 

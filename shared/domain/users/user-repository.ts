@@ -56,7 +56,8 @@ export function userCreationItems(user: UserItem, appPasswordHash?: string): Tra
     },
     ...searchItems(user).map((Item) => ({ Put: { TableName: table, Item } })),
   ];
-  if (appPasswordHash) items.push({ Put: { TableName: table, Item: appPasswordItem(user.id, appPasswordHash) } });
+  if (appPasswordHash)
+    items.push({ Put: { TableName: table, Item: appPasswordItem(user.id, appPasswordHash) } });
   return items;
 }
 
@@ -91,8 +92,10 @@ export async function insertUser(user: UserItem, appPasswordHash?: string): Prom
     await db().send(new TransactWriteCommand({ TransactItems: userCreationItems(user, appPasswordHash) }));
   } catch (error) {
     const failed = failedConditionIndexes(error);
-    if (failed.includes(1)) throw new AppError('existing_user_login', 409, 'Sorry, that username already exists!');
-    if (failed.includes(2)) throw new AppError('existing_user_email', 409, 'Sorry, that email address is already used!');
+    if (failed.includes(1))
+      throw new AppError('existing_user_login', 409, 'Sorry, that username already exists!');
+    if (failed.includes(2))
+      throw new AppError('existing_user_email', 409, 'Sorry, that email address is already used!');
     throw error;
   }
 }
@@ -158,7 +161,13 @@ export async function insertToken(userId: number, tokenId: string, hash: string)
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...tokenKey(tokenId), entity: 'token', user_id: userId, hash, created_at: new Date().toISOString() },
+      Item: {
+        ...tokenKey(tokenId),
+        entity: 'token',
+        user_id: userId,
+        hash,
+        created_at: new Date().toISOString(),
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );

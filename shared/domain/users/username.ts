@@ -2,7 +2,15 @@
  * Username rules (decisions.md): stored lower-case `[a-z0-9_]`, 3..100 characters, unique. Reserved words can
  * never be usernames, so `/profile/me` is unambiguous and `@everyone` can never name a person.
  */
-export const RESERVED_USERNAMES = new Set(['me', 'self', 'null', 'undefined', 'anonymous', 'everyone', 'here']);
+export const RESERVED_USERNAMES = new Set([
+  'me',
+  'self',
+  'null',
+  'undefined',
+  'anonymous',
+  'everyone',
+  'here',
+]);
 
 export const USERNAME_PATTERN = /^[a-z0-9_]{3,100}$/;
 
