@@ -203,6 +203,10 @@ function buildEvent(parts: EventParts): APIGatewayProxyEventV2 {
     if (name === 'cookie') cookies.push(...String(value).split(/;\s*/));
     else headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
+  // API Gateway adds these; handlers build absolute links (paginator URLs) from them.
+  headers['x-forwarded-proto'] = 'http';
+  headers['x-forwarded-for'] = request.socket.remoteAddress ?? '127.0.0.1';
+  headers['x-forwarded-port'] = String(request.socket.localPort ?? '');
   const query: Record<string, string> = {};
   for (const key of new Set(url.searchParams.keys())) query[key] = url.searchParams.getAll(key).join(',');
   const contentType = headers['content-type'] ?? '';
