@@ -1,0 +1,48 @@
+import { CliError } from './cli-error.ts';
+
+export interface ParsedArgs {
+  readonly positionals: string[];
+  readonly options: Map<string, string>;
+}
+
+/**
+ * `--name value` and `--name=value` options plus positionals. Every option of this CLI takes a value, so a
+ * missing one is an error rather than a silent boolean; an option given twice is refused (ambiguous).
+ */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const positionals: string[] = [];
+  const options = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--') || arg === '--') {
+      if (arg !== '--') positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    let value: string | undefined;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else {
+      value = argv[i + 1];
+      if (value === undefined || value.startsWith('--'))
+        throw new CliError(`Option --${name} needs a value.`);
+      i++;
+    }
+    if (options.has(name)) throw new CliError(`Option --${name} is given twice.`);
+    options.set(name, value);
+  }
+  return { positionals, options };
+}
+
+/** Refuses options the command does not know, so a typo never silently falls back to a default. */
+export function assertKnownOptions(args: ParsedArgs, known: readonly string[]): void {
+  for (const name of args.options.keys()) {
+    if (!known.includes(name)) throw new CliError(`Unknown option --${name}.`);
+  }
+}
+
+export function requiredOption(args: ParsedArgs, name: string): string {
+  const value = args.options.get(name);
+  if (value === undefined || value.trim() === '') throw new CliError(`Option --${name} is required.`);
+  return value;
+}

@@ -1,0 +1,151 @@
+import { lessonOrderKey, quizKey } from '../../db/keys.ts';
+import type { SpaceLink } from '../spaces/space-item.ts';
+
+/** How a course releases its lessons (the original platform's `course_type`). */
+export const COURSE_TYPES = ['self_paced', 'structured', 'scheduled'] as const;
+export type CourseType = (typeof COURSE_TYPES)[number];
+export const LESSON_STATUSES = ['published', 'draft'] as const;
+export type LessonStatus = (typeof LESSON_STATUSES)[number];
+
+/** The contract's course `settings` keys; switches are `yes`/`no` strings, as on the original platform. */
+export interface CourseSettings {
+  can_request_join: 'yes' | 'no';
+  course_details: string;
+  course_layout: string;
+  course_type: CourseType;
+  custom_lock_screen: 'yes' | 'no';
+  disable_comments: 'yes' | 'no';
+  emoji: string;
+  hide_instructor_view: 'yes' | 'no';
+  hide_members_count: 'yes' | 'no';
+  layout_style: string;
+  links: SpaceLink[];
+  members_page_status: string;
+  og_image: string;
+  public_lesson_view: 'yes' | 'no';
+  restricted_post_only: 'yes' | 'no';
+  /** `yes`: a lesson opens only when the previous one is completed (quiz passed where there is one). */
+  sequential_lesson_order: 'yes' | 'no';
+  shape_svg: string;
+  show_instructor_students_count: 'yes' | 'no';
+  show_sidebar: 'yes' | 'no';
+  topic_required: 'yes' | 'no';
+}
+
+export const DEFAULT_COURSE_SETTINGS: CourseSettings = {
+  can_request_join: 'no',
+  course_details: '',
+  course_layout: 'classic',
+  course_type: 'self_paced',
+  custom_lock_screen: 'no',
+  disable_comments: 'no',
+  emoji: '',
+  hide_instructor_view: 'no',
+  hide_members_count: 'no',
+  layout_style: 'classic',
+  links: [],
+  members_page_status: 'members_only',
+  og_image: '',
+  public_lesson_view: 'no',
+  restricted_post_only: 'yes',
+  sequential_lesson_order: 'no',
+  shape_svg: '',
+  show_instructor_students_count: 'yes',
+  show_sidebar: 'yes',
+  topic_required: 'no',
+};
+
+/**
+ * Course aggregates on the course's space stats item (`courseStatsKey`), besides members_count and posts_count.
+ * overAllProgress = ceil(total_completions ÷ (students_count × published_lessons_count) × 100).
+ */
+export interface CourseStats {
+  students_count: number;
+  completed_students: number;
+  total_completions: number;
+  published_lessons_count: number;
+  lesson_comments_published: number;
+  lesson_comments_pending: number;
+  quiz_submissions_count: number;
+}
+
+export const EMPTY_COURSE_STATS: CourseStats = {
+  students_count: 0,
+  completed_students: 0,
+  total_completions: 0,
+  published_lessons_count: 0,
+  lesson_comments_published: 0,
+  lesson_comments_pending: 0,
+  quiz_submissions_count: 0,
+};
+
+/** The order row of a lesson in its course partition; it copies what a lesson list shows. */
+export const storedLessonOrderRow = (lesson: {
+  id: number;
+  course_id: number;
+  position: number;
+  title: string;
+  slug: string;
+  status: LessonStatus;
+}) => ({
+  ...lessonOrderKey(lesson.course_id, lesson.position, lesson.id),
+  entity: 'lesson_order',
+  lesson_id: lesson.id,
+  course_id: lesson.course_id,
+  position: lesson.position,
+  title: lesson.title,
+  slug: lesson.slug,
+  status: lesson.status,
+});
+
+export const QUESTION_TYPES = ['multiple_choice', 'multiple_select', 'true_false', 'short_answer'] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+export interface QuizOption {
+  id: string;
+  text: string;
+  is_correct: boolean;
+}
+
+/** A quiz question as stored; `slug` keys the second result shape, `id` the first. */
+export interface QuizQuestion {
+  id: string;
+  slug: string;
+  type: QuestionType;
+  question: string;
+  /** Choice types; empty for short answers. */
+  options: QuizOption[];
+  points: number;
+  required: boolean;
+  explanation: string;
+  /** Short answers graded by exact match; empty means manual grading. */
+  accepted_answers: string[];
+}
+
+/** The quiz of a lesson (`POST#<lessonId>` / `QUIZ`). */
+export interface QuizItem {
+  lesson_id: number;
+  course_id: number;
+  passing_score: number;
+  /** 0 = unlimited. */
+  max_attempts: number;
+  allow_retake: boolean;
+  /** Seconds; 0 = none. */
+  time_limit: number;
+  show_correct_answers: boolean;
+  randomize_questions: boolean;
+  questions: QuizQuestion[];
+  created_at: string;
+  updated_at: string;
+}
+
+export const QUIZ_DEFAULTS = {
+  passing_score: 70,
+  max_attempts: 0,
+  allow_retake: true,
+  time_limit: 0,
+  show_correct_answers: true,
+  randomize_questions: false,
+} as const;
+
+export const storedQuiz = (quiz: QuizItem) => ({ ...quizKey(quiz.lesson_id), entity: 'quiz', ...quiz });

@@ -1,0 +1,56 @@
+import * as v from 'valibot';
+import type { SettingsGroup } from '../../db/keys.ts';
+import { AppError } from '../app-error.ts';
+import { GENERAL_SETTING_SCHEMAS, PRIVACY_SETTING_SCHEMAS } from './settings-schemas.ts';
+
+export interface ResolvedSetting {
+  readonly group: SettingsGroup;
+  /** The attribute name inside the group item. */
+  readonly name: string;
+  readonly value: unknown;
+}
+
+const invalid = (message: string) => new AppError('invalid_setting', 400, message);
+
+/**
+ * Resolves an operator's `KEY VALUE` (both strings from a command line): `privacy.<key>` addresses the privacy
+ * group, a bare key the general group. The value is typed by the key: the raw string when the key takes a
+ * string (so `site_title 123` stays text and `yes` stays `yes`), otherwise the JSON it parses to.
+ */
+export function resolveOperatorSetting(key: string, rawValue: string): ResolvedSetting {
+  const [group, name, schemas] = key.startsWith('privacy.')
+    ? (['privacy', key.slice('privacy.'.length), PRIVACY_SETTING_SCHEMAS] as const)
+    : (['general', key, GENERAL_SETTING_SCHEMAS] as const);
+  const schema = Object.hasOwn(schemas, name)
+    ? (schemas as Record<string, v.GenericSchema>)[name]
+    : undefined;
+  if (!schema) {
+    const known = [
+      ...Object.keys(GENERAL_SETTING_SCHEMAS),
+      ...Object.keys(PRIVACY_SETTING_SCHEMAS).map((k) => `privacy.${k}`),
+    ];
+    throw invalid(`Unknown setting "${key}". Known settings: ${known.join(', ')}.`);
+  }
+  for (const candidate of valueCandidates(rawValue)) {
+    const result = v.safeParse(schema, candidate);
+    if (result.success) return { group, name, value: result.output };
+  }
+  const reason = v.safeParse(schema, parseJsonValue(rawValue) ?? rawValue).issues?.[0]?.message ?? 'invalid';
+  throw invalid(`Invalid value for "${key}": ${reason}.`);
+}
+
+function valueCandidates(raw: string): unknown[] {
+  const parsed = parseJsonValue(raw);
+  return parsed === undefined ? [raw] : [raw, parsed];
+}
+
+/** JSON objects, arrays, booleans and numbers; anything else is taken as the string it is. */
+function parseJsonValue(raw: string): unknown {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed !== null && ['object', 'boolean', 'number'].includes(typeof parsed)) return parsed;
+  } catch {
+    // Not JSON: the value is the string itself.
+  }
+  return undefined;
+}

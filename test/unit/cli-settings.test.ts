@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { resolveOperatorSetting } from '../../shared/domain/settings/operator-setting.ts';
+
+describe('resolveOperatorSetting', () => {
+  it('addresses the general group by default and the privacy group by prefix', () => {
+    expect(resolveOperatorSetting('disable_global_posts', 'yes')).toEqual({
+      group: 'general',
+      name: 'disable_global_posts',
+      value: 'yes',
+    });
+    expect(resolveOperatorSetting('privacy.user_space_visibility', 'logged_in')).toEqual({
+      group: 'privacy',
+      name: 'user_space_visibility',
+      value: 'logged_in',
+    });
+  });
+
+  it('types the value by the key: strings stay strings, JSON where the key needs it', () => {
+    expect(resolveOperatorSetting('site_title', '123').value).toBe('123');
+    expect(resolveOperatorSetting('site_title', 'My site').value).toBe('My site');
+    expect(resolveOperatorSetting('is_slug_defined', 'true').value).toBe(true);
+    expect(resolveOperatorSetting('access', '{"acess_level":"members"}').value).toEqual({
+      acess_level: 'members',
+    });
+  });
+
+  it('refuses unknown keys and invalid values', () => {
+    expect(() => resolveOperatorSetting('nope', 'x')).toThrow(/Unknown setting "nope"/);
+    expect(() => resolveOperatorSetting('constructor', 'x')).toThrow(/Unknown setting/);
+    expect(() => resolveOperatorSetting('disable_global_posts', 'maybe')).toThrow(/Invalid value/);
+    expect(() => resolveOperatorSetting('privacy.user_space_visibility', 'nobody')).toThrow(/Invalid value/);
+    expect(() => resolveOperatorSetting('is_slug_defined', 'yes')).toThrow(/Invalid value/);
+  });
+});
