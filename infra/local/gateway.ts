@@ -71,7 +71,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const url = new URL(request.url ?? '/', 'http://local');
     const method = (request.method ?? 'GET').toUpperCase();
     const origin = request.headers.origin;
-    const cors = corsHeaders(origin, corsOrigins);
+    // The gateway's own answers (413, 503, …) carry the request id too, as every response must.
+    const cors = { ...corsHeaders(origin, corsOrigins), 'x-request-id': requestId };
 
     if (method === 'OPTIONS' && origin && request.headers['access-control-request-method']) {
       // CORS preflight, answered by API Gateway itself from the API's CORS configuration.

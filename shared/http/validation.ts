@@ -9,6 +9,12 @@ import type { AnySchema } from '../contracts/operation.ts';
  * as in WordPress, which checks presence before validity.
  */
 export function validatePart<S extends AnySchema>(schema: S, input: unknown, prefix = ''): v.InferOutput<S> {
+  // valibot's object schemas accept arrays (typeof 'object'); a JSON array is never a valid object body.
+  if (Array.isArray(input) && /object/.test(String((schema as { type?: unknown }).type))) {
+    throw new AppError('rest_invalid_param', 400, `Invalid parameter(s): ${prefix || 'body'}`, {
+      params: { [prefix || 'body']: 'must be a JSON object' },
+    });
+  }
   const result = v.safeParse(schema, input, { abortEarly: false });
   if (result.success) return result.output;
 

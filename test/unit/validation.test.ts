@@ -1,0 +1,197 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import {
+  boolQuery,
+  cursorQuery,
+  idParam,
+  intQuery,
+  isoDateTime,
+  pageQuery,
+  perPageQuery,
+  sqlDateTime,
+} from '../../shared/contracts/fields.ts';
+import { type AppError, isAppError } from '../../shared/domain/app-error.ts';
+import { validatePart } from '../../shared/http/validation.ts';
+
+/** decisions.md, "Validation errors": WordPress REST conventions in the contract's envelope. */
+function failure(schema: v.GenericSchema, input: unknown): AppError {
+  try {
+    validatePart(schema, input);
+  } catch (error) {
+    if (isAppError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected validation to fail');
+}
+
+const body = v.strictObject({
+  title: v.pipe(v.string(), v.maxLength(5, 'must be at most 5 characters')),
+  count: v.optional(v.pipe(v.number(), v.integer())),
+  nested: v.optional(v.strictObject({ flag: v.boolean(), url: v.optional(v.string()) })),
+  tags: v.optional(v.array(v.pipe(v.number(), v.integer()))),
+});
+
+describe('validatePart', () => {
+  it('returns the parsed output on success', () => {
+    expect(validatePart(body, { title: 'abc', count: 2 })).toEqual({ title: 'abc', count: 2 });
+  });
+
+  it('missing required fields → 400 rest_missing_callback_param listing the names', () => {
+    const error = failure(v.strictObject({ a: v.string(), b: v.number(), c: v.optional(v.string()) }), {});
+    expect(error.code).toBe('rest_missing_callback_param');
+    expect(error.status).toBe(400);
+    expect(error.data.params).toEqual(['a', 'b']);
+    expect(error.message).toContain('a');
+  });
+
+  it('missing wins over invalid when both occur (presence is checked first)', () => {
+    const error = failure(v.strictObject({ a: v.string(), b: v.number() }), { b: 'x' });
+    expect(error.code).toBe('rest_missing_callback_param');
+    expect(error.data.params).toEqual(['a']);
+  });
+
+  it('invalid values → 400 rest_invalid_param mapping each name to a message', () => {
+    const error = failure(body, { title: 'too long', count: 1.5 });
+    expect(error.code).toBe('rest_invalid_param');
+    expect(error.status).toBe(400);
+    const params = error.data.params as Record<string, string>;
+    expect(Object.keys(params).sort()).toEqual(['count', 'title']);
+    expect(params.title).toBe('must be at most 5 characters');
+    expect(typeof params.count).toBe('string');
+  });
+
+  it('names nested fields with dots and array items by index', () => {
+    const error = failure(body, { title: 'ok', nested: { flag: 'yes' }, tags: [1, 'x'] });
+    expect(error.code).toBe('rest_invalid_param');
+    expect(Object.keys(error.data.params as object).sort()).toEqual(['nested.flag', 'tags.1']);
+  });
+
+  it('a missing nested required field is reported by its dotted name', () => {
+    const error = failure(body, { title: 'ok', nested: {} });
+    expect(error.code).toBe('rest_missing_callback_param');
+    expect(error.data.params).toEqual(['nested.flag']);
+  });
+
+  it('rejects unknown body fields with rest_invalid_param, nested ones by dotted name', () => {
+    const error = failure(body, { title: 'ok', extra: 1, nested: { flag: true, other: 2 } });
+    expect(error.code).toBe('rest_invalid_param');
+    const params = error.data.params as Record<string, string>;
+    expect(Object.keys(params).sort()).toEqual(['extra', 'nested.other']);
+    expect(params.extra).toMatch(/not a known field/);
+  });
+
+  it.each([['a string'], [42], [true]])(
+    'a body that is not an object (%j) is invalid as a whole',
+    (input) => {
+      const error = failure(body, input);
+      expect(error.code).toBe('rest_invalid_param');
+      expect(Object.keys(error.data.params as object)).toEqual(['body']);
+    },
+  );
+
+  it.each([[[]], [[1, 2]]])('a JSON array body (%j) is invalid as a whole', (input) => {
+    const error = failure(body, input);
+    expect(error.code).toBe('rest_invalid_param');
+    expect(error.data.params).toEqual({ body: 'must be a JSON object' });
+  });
+
+  it('ignores unknown query parameters (loose objects drop them)', () => {
+    const query = v.object({ page: pageQuery() });
+    expect(validatePart(query, { page: '2', unknown: 'x' })).toEqual({ page: 2 });
+  });
+});
+
+describe('query and path field helpers', () => {
+  const query = v.object({ page: pageQuery(), per_page: perPageQuery(20) });
+
+  it('page and per_page default as documented', () => {
+    expect(validatePart(query, {})).toEqual({ page: 1, per_page: 20 });
+    expect(validatePart(v.object({ per_page: perPageQuery(50) }), {})).toEqual({ per_page: 50 });
+  });
+
+  it.each([
+    ['1', 1],
+    ['100', 100],
+    ['37', 37],
+  ])('per_page %s is accepted', (raw, parsed) => {
+    expect(validatePart(query, { per_page: raw }).per_page).toBe(parsed);
+  });
+
+  it.each(['0', '101', '-1', 'abc', '1.5', '', ' 5', '1e2', '9999999999999999'])(
+    'per_page %j is rejected',
+    (raw) => {
+      const error = failure(query, { per_page: raw });
+      expect(error.code).toBe('rest_invalid_param');
+      expect(Object.keys(error.data.params as object)).toEqual(['per_page']);
+    },
+  );
+
+  it.each(['0', '-3', 'x', '2.0'])('page %j is rejected', (raw) => {
+    const error = failure(query, { page: raw });
+    expect(error.code).toBe('rest_invalid_param');
+    expect((error.data.params as Record<string, string>).page).toMatch(/integer/);
+  });
+
+  it('page has no upper bound (past the end is a 200 with empty data)', () => {
+    expect(validatePart(query, { page: '100000' }).page).toBe(100000);
+  });
+
+  it('intQuery enforces custom bounds', () => {
+    const schema = v.object({ n: intQuery({ min: 0, max: 3 }) });
+    expect(validatePart(schema, { n: '0' })).toEqual({ n: 0 });
+    expect(validatePart(schema, {})).toEqual({ n: undefined });
+    expect(failure(schema, { n: '4' }).data.params).toEqual({ n: 'must be an integer between 0 and 3' });
+  });
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['false', false],
+    ['0', false],
+  ])('boolean %s → %s', (raw, parsed) => {
+    expect(validatePart(v.object({ flag: boolQuery() }), { flag: raw })).toEqual({ flag: parsed });
+  });
+
+  it.each(['yes', 'TRUE', '2', ''])('boolean %j is rejected', (raw) => {
+    const error = failure(v.object({ flag: boolQuery() }), { flag: raw });
+    expect(error.code).toBe('rest_invalid_param');
+    expect(error.data.params).toEqual({ flag: 'must be a boolean (true or false)' });
+  });
+
+  it('an absent boolean stays undefined (no filter)', () => {
+    expect(validatePart(v.object({ flag: boolQuery() }), {})).toEqual({ flag: undefined });
+  });
+
+  it.each([
+    ['1', 1],
+    ['42', 42],
+    ['999999999999999', 999999999999999],
+  ])('id %s → %s', (raw, parsed) => {
+    expect(validatePart(v.object({ id: idParam() }), { id: raw })).toEqual({ id: parsed });
+  });
+
+  it.each(['0', '-1', 'abc', '1.5', '1234567890123456', '00'])('id %j is rejected', (raw) => {
+    const error = failure(v.object({ id: idParam() }), { id: raw });
+    expect(error.code).toBe('rest_invalid_param');
+    expect(error.data.params).toEqual({ id: 'must be a positive integer' });
+  });
+
+  it('a missing id is rest_missing_callback_param', () => {
+    expect(failure(v.object({ id: idParam() }), {}).code).toBe('rest_missing_callback_param');
+  });
+
+  it('cursor accepts url-safe tokens only', () => {
+    const schema = v.object({ cursor: cursorQuery() });
+    expect(validatePart(schema, { cursor: 'eyJhIjoxfQ_-' })).toEqual({ cursor: 'eyJhIjoxfQ_-' });
+    expect(failure(schema, { cursor: 'a b' }).code).toBe('rest_invalid_param');
+    expect(failure(schema, { cursor: 'x'.repeat(2049) }).code).toBe('rest_invalid_param');
+  });
+
+  it('date-time formats are the contract two', () => {
+    expect(v.is(sqlDateTime(), '2024-01-02 03:04:05')).toBe(true);
+    expect(v.is(sqlDateTime(), '2024-01-02T03:04:05')).toBe(false);
+    expect(v.is(isoDateTime(), '2024-01-02T03:04:05')).toBe(true);
+    expect(v.is(isoDateTime(), '2024-01-02T03:04:05Z')).toBe(false);
+    expect(v.is(isoDateTime(), '2024-01-02 03:04:05')).toBe(false);
+  });
+});
