@@ -1,0 +1,260 @@
+import { API_BASE_PATH, type AccessLevel, ROUTES, type RouteEntry } from '../../../infra/catalogue.ts';
+import { bareErrorBodySchema, errorBodySchema } from '../../contracts/envelopes.ts';
+import { CONTRACTS } from '../../contracts/index.ts';
+import type { AnySchema, ErrorEnvelope, Operation } from '../../contracts/operation.ts';
+import { API_DESCRIPTION } from './description.ts';
+import { describePipeline, hasRequired, type JsonObject, objectEntries, toSchema } from './schema.ts';
+
+/**
+ * The OpenAPI 3.1 document, generated from the route catalogue (method, path, access level) and the operation
+ * contracts (schemas, documented errors). Nothing is written by hand per operation: what the contract says is
+ * what the document says. Errors every operation shares are added from the route's shape:
+ * - authenticated routes: 401 `rest_not_logged_in` / `invalid_credentials`, 403 `rest_forbidden` (inactive account);
+ * - routes with path, query or body inputs: 400 `rest_missing_callback_param` / `rest_invalid_param`, plus
+ *   `rest_invalid_json` when the body is JSON;
+ * - every route: 500 `internal_error`.
+ */
+
+export type OpenApiDocument = {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  servers: Array<{ url: string; description?: string }>;
+  tags: Array<{ name: string }>;
+  security: Array<Record<string, string[]>>;
+  paths: Record<string, Record<string, JsonObject>>;
+  components: {
+    securitySchemes: Record<string, JsonObject>;
+    headers: Record<string, JsonObject>;
+    schemas: Record<string, JsonObject>;
+  };
+};
+
+interface ErrorCode {
+  readonly code: string;
+  readonly description: string;
+}
+
+const AUTHENTICATED_SECURITY: Array<Record<string, string[]>> = [{ basicAuth: [] }, { bearerAuth: [] }];
+
+const HEADER_REFS = {
+  requestId: { $ref: '#/components/headers/XRequestId' },
+  cacheControl: { $ref: '#/components/headers/CacheControl' },
+  wwwAuthenticate: { $ref: '#/components/headers/WwwAuthenticate' },
+};
+
+export function buildOpenApiDocument(
+  routes: readonly RouteEntry[] = ROUTES,
+  contracts: Readonly<Record<string, Operation>> = CONTRACTS,
+): OpenApiDocument {
+  const schemas: Record<string, JsonObject> = {};
+  const paths: OpenApiDocument['paths'] = {};
+  const tags = new Set<string>();
+
+  for (const route of routes) {
+    const operation = contracts[route.operationId];
+    if (!operation) throw new Error(`No contract for catalogued operation "${route.operationId}"`);
+    for (const tag of operation.tags) tags.add(tag);
+    const pathItem = paths[route.path] ?? {};
+    paths[route.path] = pathItem;
+    pathItem[route.method.toLowerCase()] = describeOperation(route, operation, schemas);
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Community platform API', version: '2', description: API_DESCRIPTION },
+    servers: [{ url: API_BASE_PATH, description: 'Relative to the origin the document was fetched from' }],
+    tags: [...tags].sort().map((name) => ({ name })),
+    security: AUTHENTICATED_SECURITY,
+    paths,
+    components: {
+      securitySchemes: {
+        basicAuth: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'User name and application password (24 letters and digits; spaces are ignored).',
+        },
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: '<id>.<secret>' },
+      },
+      headers: {
+        XRequestId: {
+          description: 'The gateway request id (also exposed to CORS clients).',
+          schema: { type: 'string' },
+        },
+        CacheControl: {
+          description: '`no-store` on every response to an authenticated caller.',
+          schema: { type: 'string', const: 'no-store' },
+        },
+        WwwAuthenticate: {
+          description: 'Sent with `invalid_credentials`.',
+          schema: { type: 'string', const: 'Basic realm="community"' },
+        },
+      },
+      schemas,
+    },
+  };
+}
+
+let memoized: OpenApiDocument | undefined;
+
+/** The document of this deployment, built once per process. */
+export function openApiDocument(): OpenApiDocument {
+  memoized ??= buildOpenApiDocument();
+  return memoized;
+}
+
+function describeOperation(
+  route: RouteEntry,
+  operation: Operation,
+  schemas: Record<string, JsonObject>,
+): JsonObject {
+  const prefix = operation.operationId;
+  const authenticated = route.access !== 'public';
+  const jsonBody = operation.body !== undefined && operation.bodyKind !== 'multipart';
+  const hasInputs =
+    operation.params !== undefined || operation.query !== undefined || operation.body !== undefined;
+
+  const parameters = [
+    ...parametersOf(operation.params, 'path', schemas, prefix),
+    ...parametersOf(operation.query, 'query', schemas, prefix),
+  ];
+
+  const described: JsonObject = {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    ...(operation.description ? { description: operation.description } : {}),
+    tags: [...operation.tags],
+    security: authenticated ? AUTHENTICATED_SECURITY : [],
+    'x-access-level': route.access satisfies AccessLevel,
+  };
+  if (parameters.length > 0) described.parameters = parameters;
+  if (operation.body !== undefined || operation.bodyKind === 'multipart') {
+    described.requestBody = requestBodyOf(operation, schemas, prefix);
+  }
+
+  // Errors by status: the contract's own, then the shared ones derived from the route's shape.
+  const errors = new Map<number, Map<string, string[]>>();
+  const addError = (status: number, code: string, description: string) => {
+    const byCode = errors.get(status) ?? new Map<string, string[]>();
+    errors.set(status, byCode);
+    const descriptions = byCode.get(code) ?? [];
+    if (!descriptions.includes(description)) descriptions.push(description);
+    byCode.set(code, descriptions);
+  };
+  for (const error of operation.errors) addError(error.status, error.code, error.description);
+  if (hasInputs) {
+    addError(
+      400,
+      'rest_missing_callback_param',
+      'A required parameter is missing; `data.params` lists the names.',
+    );
+    addError(
+      400,
+      'rest_invalid_param',
+      'A parameter is invalid; `data.params` maps each name (dotted for nested fields) to a message.',
+    );
+    if (jsonBody) addError(400, 'rest_invalid_json', 'The body is not valid JSON.');
+  }
+  if (authenticated) {
+    addError(401, 'rest_not_logged_in', 'No `Authorization` header.');
+    addError(
+      401,
+      'invalid_credentials',
+      'Wrong user name or password, revoked credentials, unknown scheme or malformed header.',
+    );
+    addError(403, 'rest_forbidden', 'The account is suspended or banned ("Your account is not active.").');
+  }
+  addError(500, 'internal_error', 'An unexpected failure (logged, never detailed).');
+
+  const successStatus = operation.successStatus ?? 200;
+  const responses: JsonObject = {
+    [String(successStatus)]: {
+      description: operation.summary,
+      headers: successHeaders(authenticated),
+      content: {
+        'application/json': { schema: toSchema(operation.response, schemas, `${prefix}_response`) },
+      },
+    },
+  };
+  const envelope = operation.errorEnvelope ?? 'standard';
+  for (const status of [...errors.keys()].sort((a, b) => a - b)) {
+    const codes = [...(errors.get(status) ?? new Map()).entries()].map(
+      ([code, descriptions]): ErrorCode => ({ code, description: descriptions.join(' Also: ') }),
+    );
+    responses[String(status)] = errorResponse(status, codes, envelope, authenticated);
+  }
+  described.responses = responses;
+  return described;
+}
+
+function successHeaders(authenticated: boolean): JsonObject {
+  return authenticated
+    ? { 'x-request-id': HEADER_REFS.requestId, 'cache-control': HEADER_REFS.cacheControl }
+    : { 'x-request-id': HEADER_REFS.requestId };
+}
+
+function errorResponse(
+  status: number,
+  codes: readonly ErrorCode[],
+  envelope: ErrorEnvelope,
+  authenticated: boolean,
+): JsonObject {
+  const body = toSchema(envelope === 'bare' ? bareErrorBodySchema : errorBodySchema, {}, 'error');
+  const properties = { ...((body.properties as JsonObject | undefined) ?? {}) };
+  properties.code = { type: 'string', enum: codes.map((entry) => entry.code) };
+  const headers: JsonObject = { 'x-request-id': HEADER_REFS.requestId };
+  // 401s are rendered before the caller is known, so they never carry `cache-control`.
+  if (authenticated && status !== 401) headers['cache-control'] = HEADER_REFS.cacheControl;
+  if (codes.some((entry) => entry.code === 'invalid_credentials'))
+    headers['www-authenticate'] = HEADER_REFS.wwwAuthenticate;
+  return {
+    description: codes.map((entry) => `\`${entry.code}\`: ${entry.description}`).join('\n\n'),
+    'x-error-codes': codes.map((entry) => entry.code),
+    headers,
+    content: { 'application/json': { schema: { ...body, properties } } },
+  };
+}
+
+function parametersOf(
+  schema: AnySchema | undefined,
+  location: 'path' | 'query',
+  schemas: Record<string, JsonObject>,
+  prefix: string,
+): JsonObject[] {
+  if (!schema) return [];
+  const converted = toSchema(schema, schemas, `${prefix}_${location}`);
+  const properties = (converted.properties as Record<string, JsonObject> | undefined) ?? {};
+  const required = new Set(Array.isArray(converted.required) ? (converted.required as string[]) : []);
+  const entries = objectEntries(schema) ?? {};
+  return Object.entries(properties).map(([name, property]) => {
+    const entry = entries[name];
+    const rules = entry ? describePipeline(entry) : undefined;
+    const description = [
+      location === 'query' ? 'Sent as a string.' : undefined,
+      rules ? `${capitalize(rules)}.` : undefined,
+    ]
+      .filter((part) => part !== undefined)
+      .join(' ');
+    return {
+      name,
+      in: location,
+      required: location === 'path' ? true : required.has(name),
+      ...(description ? { description } : {}),
+      schema: property,
+    };
+  });
+}
+
+function requestBodyOf(
+  operation: Operation,
+  schemas: Record<string, JsonObject>,
+  prefix: string,
+): JsonObject {
+  const schema = operation.body ? toSchema(operation.body, schemas, `${prefix}_body`) : { type: 'object' };
+  const mediaType = operation.bodyKind === 'multipart' ? 'multipart/form-data' : 'application/json';
+  return {
+    required: hasRequired(schema) || operation.bodyKind === 'multipart',
+    content: { [mediaType]: { schema } },
+  };
+}
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -1,0 +1,221 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type AccessLevel, ROUTES, type RouteEntry } from '../../infra/catalogue.ts';
+import { CONTRACTS } from '../../shared/contracts/index.ts';
+import type { Operation } from '../../shared/contracts/operation.ts';
+import { type ApiResponse, api, createTestUser, type TestUser, uniqueLogin } from '../support/api.ts';
+
+/**
+ * The permission matrix over EVERY catalogued route (ARCHITECTURE.md §4), so a new route is covered the moment
+ * it is catalogued:
+ *
+ * - every non-public route: anonymous → 401 `rest_not_logged_in`; invalid credentials → 401 `invalid_credentials`
+ *   with `WWW-Authenticate`; a suspended or banned caller → 403 `rest_forbidden` "Your account is not active.";
+ * - routes restricted to a role (`RESTRICTED`): a plain member → 403 `rest_forbidden`, or the route's own
+ *   documented 404 when the resource in the path (filled with `1`) does not exist;
+ * - GET routes of the admin levels: a host administrator and a community admin are never refused (no 401/403).
+ *
+ * Routes of access `owner`, `authenticated`, `enrolled_student` and `privacy_gated` depend on data and are
+ * covered by their domain's tests. Path parameters are filled with `1`; bodies are the smallest valid body derived
+ * from the contract (or `SAMPLE_BODIES` when the derivation cannot satisfy a format), so validation (which, as in
+ * WordPress, runs before the permission check) never masks the permission decision.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: walking generated JSON Schema.
+type Json = Record<string, any>;
+
+const RESTRICTED: ReadonlySet<AccessLevel> = new Set([
+  'administrator',
+  'community_admin',
+  'course_admin',
+  'space_moderator',
+  'space_add_member',
+]);
+/** Levels a community admin always passes, whatever the resource (decisions.md: global admin acts as space admin). */
+const ADMIN_PASSES: ReadonlySet<AccessLevel> = RESTRICTED;
+
+/** Bodies the derivation below cannot produce (formats, cross-field rules), by operation id. */
+const SAMPLE_BODIES: Readonly<Record<string, unknown>> = {};
+
+const protectedRoutes = ROUTES.filter((route) => route.access !== 'public') as readonly RouteEntry[];
+const restrictedRoutes = protectedRoutes.filter((route) => RESTRICTED.has(route.access));
+
+const pathOf = (route: RouteEntry) => route.path.replace(/\{[^}]+\}/g, '1');
+const contractOf = (route: RouteEntry): Operation => {
+  const contract = CONTRACTS[route.operationId];
+  if (!contract) throw new Error(`no contract for ${route.operationId}`);
+  return contract;
+};
+
+/** The smallest value a JSON Schema accepts, as far as can be told without a validator. */
+function sample(schema: Json | undefined): unknown {
+  if (!schema || typeof schema !== 'object') return null;
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if (Array.isArray(schema.anyOf)) return sample(schema.anyOf[0]);
+  if (Array.isArray(schema.oneOf)) return sample(schema.oneOf[0]);
+  if (Array.isArray(schema.allOf))
+    return Object.assign({}, ...schema.allOf.map((part: Json) => sample(part)));
+  switch (schema.type) {
+    case 'object': {
+      const result: Record<string, unknown> = {};
+      for (const name of (schema.required as string[] | undefined) ?? [])
+        result[name] = sample(schema.properties?.[name]);
+      return result;
+    }
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items));
+    case 'string':
+      return 'x'.repeat(Math.max(1, schema.minLength ?? 1));
+    case 'integer':
+    case 'number':
+      return Math.max(1, schema.minimum ?? 1);
+    case 'boolean':
+      return false;
+    case 'null':
+      return null;
+    default:
+      return null;
+  }
+}
+
+function bodyFor(route: RouteEntry): unknown {
+  if (route.operationId in SAMPLE_BODIES) return SAMPLE_BODIES[route.operationId];
+  const contract = contractOf(route);
+  if (!contract.body || contract.bodyKind === 'multipart') return undefined;
+  return sample(
+    toJsonSchema(contract.body, { errorMode: 'ignore', typeMode: 'input', target: 'draft-2020-12' }) as Json,
+  );
+}
+
+function expectError(response: ApiResponse, route: RouteEntry, status: number, code: string) {
+  expect(response.status, `${route.method} ${route.path}: ${response.text}`).toBe(status);
+  const body = response.body as { code?: string; message?: string; data?: { status?: number } };
+  expect(body.code).toBe(code);
+  expect(typeof body.message).toBe('string');
+  if ((contractOf(route).errorEnvelope ?? 'standard') === 'standard') expect(body.data?.status).toBe(status);
+  else expect(body).not.toHaveProperty('data');
+}
+
+const cases = (routes: readonly RouteEntry[]) =>
+  routes.map((route) => [`${route.method} ${route.path}`, route] as const);
+
+describe('every catalogued route has a known access level', () => {
+  it('public routes are only the documented ones', () => {
+    expect(ROUTES.filter((route) => route.access === 'public').map((route) => route.operationId)).toEqual([
+      'getOpenApiDocument',
+    ]);
+  });
+});
+
+describe.runIf(protectedRoutes.length > 0)('authentication on every protected route', () => {
+  let suspended: TestUser;
+  let banned: TestUser;
+  beforeAll(async () => {
+    [suspended, banned] = await Promise.all([
+      createTestUser({ status: 'suspended' }),
+      createTestUser({ status: 'banned' }),
+    ]);
+  });
+
+  it.each(cases(protectedRoutes))('%s: anonymous → 401 rest_not_logged_in', async (_name, route) => {
+    const response = await api(route.method, pathOf(route), { body: bodyFor(route) });
+    expectError(response, route, 401, 'rest_not_logged_in');
+  });
+
+  it.each(cases(protectedRoutes))(
+    '%s: invalid credentials → 401 invalid_credentials',
+    async (_name, route) => {
+      const header = `Basic ${Buffer.from(`${uniqueLogin('nobody')}:AAAABBBBCCCCDDDDEEEEFFFF`).toString('base64')}`;
+      const response = await api(route.method, pathOf(route), {
+        body: bodyFor(route),
+        headers: { authorization: header },
+      });
+      expectError(response, route, 401, 'invalid_credentials');
+      expect(response.headers.get('www-authenticate')).toBe('Basic realm="community"');
+    },
+  );
+
+  it.each(cases(protectedRoutes))(
+    '%s: suspended and banned callers → 403 not active',
+    async (_name, route) => {
+      for (const caller of [suspended, banned]) {
+        const response = await api(route.method, pathOf(route), { as: caller, body: bodyFor(route) });
+        expectError(response, route, 403, 'rest_forbidden');
+        expect((response.body as { message: string }).message).toBe('Your account is not active.');
+      }
+    },
+  );
+});
+
+describe.runIf(restrictedRoutes.length > 0)('role-restricted routes', () => {
+  let member: TestUser;
+  let hostAdmin: TestUser;
+  let communityAdmin: TestUser;
+  beforeAll(async () => {
+    [member, hostAdmin, communityAdmin] = await Promise.all([
+      createTestUser(),
+      createTestUser({ hostRole: 'administrator' }),
+      createTestUser({ communityRole: 'admin' }),
+    ]);
+  });
+
+  it.each(cases(restrictedRoutes))('%s: a plain member is refused', async (_name, route) => {
+    const response = await api(route.method, pathOf(route), { as: member, body: bodyFor(route) });
+    const contract = contractOf(route);
+    const notFoundCodes = contract.errors.filter((error) => error.status === 404).map((error) => error.code);
+    const body = response.body as { code?: string };
+    if (response.status === 404 && route.path.includes('{')) {
+      expect(notFoundCodes, `${route.operationId} answered an undocumented 404 ${body.code}`).toContain(
+        body.code,
+      );
+    } else {
+      expect(
+        response.status,
+        `${route.operationId} (add a SAMPLE_BODIES entry if this is a 400): ${response.text}`,
+      ).toBe(403);
+      expect(body.code).toBe('rest_forbidden');
+    }
+  });
+
+  const adminReads = restrictedRoutes.filter(
+    (route) => route.method === 'GET' && ADMIN_PASSES.has(route.access),
+  );
+  it.runIf(adminReads.length > 0).each(cases(adminReads))(
+    '%s: admins are not refused',
+    async (_name, route) => {
+      for (const caller of [hostAdmin, communityAdmin]) {
+        const response = await api(route.method, pathOf(route), { as: caller });
+        expect([401, 403], `${route.operationId}: ${response.text}`).not.toContain(response.status);
+      }
+    },
+  );
+});
+
+describe('matrix coverage', () => {
+  it('classifies every route', () => {
+    const classified = ROUTES.map((route) => ({
+      operationId: route.operationId,
+      access: route.access,
+      matrix:
+        route.access === 'public'
+          ? 'public'
+          : RESTRICTED.has(route.access)
+            ? 'auth + role'
+            : 'auth (domain tests)',
+    }));
+    expect(classified).toHaveLength(ROUTES.length);
+  });
+
+  it('derives a body the contract accepts for every restricted route', () => {
+    for (const route of restrictedRoutes) {
+      const contract = contractOf(route);
+      if (!contract.body || contract.bodyKind === 'multipart') continue;
+      const result = v.safeParse(contract.body, bodyFor(route));
+      expect(
+        result.success,
+        `${route.operationId}: ${JSON.stringify(result.issues?.map((issue) => issue.message))}`,
+      ).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,172 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FALLBACK_ROUTE, QUEUES, ROUTES, type RouteEntry } from '../../infra/catalogue.ts';
+import { CONTRACTS, isOperation } from '../../shared/contracts/index.ts';
+import type { Operation } from '../../shared/contracts/operation.ts';
+import { objectEntries } from '../../shared/http/openapi/schema.ts';
+
+/**
+ * The catalogue is the only wiring (ARCHITECTURE.md §4): every entry file is listed exactly once, every listed
+ * file exists, every route has its contract and every contract its route, and every HTTP entry file is a thin
+ * call of the shared handler factory.
+ */
+const ROOT = resolve(import.meta.dirname, '../..');
+/** Entry files that are neither routes nor queue workers. */
+const NON_ROUTE_ENTRIES = ['functions/auth/authorizer.ts'];
+const MAX_ENTRY_LINES = 15;
+
+const ALL_ROUTES: readonly RouteEntry[] = [...ROUTES, FALLBACK_ROUTE];
+
+function filesUnder(directory: string): string[] {
+  const absolute = join(ROOT, directory);
+  if (!existsSync(absolute)) return [];
+  return readdirSync(absolute, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)).split('\\').join('/'))
+    .sort();
+}
+
+const httpEntries = filesUnder('functions/http');
+const workerEntries = filesUnder('functions/workers');
+const cataloguedEntries = [
+  ...ALL_ROUTES.map((route) => route.entry),
+  ...QUEUES.map((queue) => queue.entry as string),
+  ...NON_ROUTE_ENTRIES,
+];
+
+/** Every exported operation of every module under shared/contracts, by export name. */
+async function contractExports(): Promise<Map<string, Operation>> {
+  const exports = new Map<string, Operation>();
+  for (const file of filesUnder('shared/contracts')) {
+    const module = (await import(join(ROOT, file))) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(module)) {
+      if (isOperation(value)) exports.set(`${file}#${name}`, value);
+    }
+  }
+  return exports;
+}
+
+describe('route and queue catalogue', () => {
+  it('lists every entry file under functions/http and functions/workers exactly once', () => {
+    for (const file of [...httpEntries, ...workerEntries]) {
+      expect(
+        cataloguedEntries.filter((entry) => entry === file),
+        `${file} should be catalogued once`,
+      ).toHaveLength(1);
+    }
+  });
+
+  it('lists no entry file twice and only files that exist', () => {
+    expect(new Set(cataloguedEntries).size).toBe(cataloguedEntries.length);
+    for (const entry of cataloguedEntries)
+      expect(existsSync(join(ROOT, entry)), `${entry} exists`).toBe(true);
+  });
+
+  it('puts route entries under functions/http and worker entries under functions/workers', () => {
+    for (const route of ALL_ROUTES)
+      expect(route.entry).toMatch(/^functions\/http\/[a-z0-9-]+\/[a-z0-9-]+\.ts$/);
+    for (const queue of QUEUES) expect((queue as { entry: string }).entry).toMatch(/^functions\/workers\//);
+  });
+
+  it('has unique operation ids and unique (method, path) pairs', () => {
+    const ids = ALL_ROUTES.map((route) => route.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const keys = ROUTES.map((route) => `${route.method} ${route.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('has unique queue names', () => {
+    const names = QUEUES.map((queue) => (queue as { name: string }).name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('uses well-formed paths under the base', () => {
+    for (const route of ROUTES) {
+      expect(route.path, route.operationId).toMatch(/^\/[a-z0-9._/{}-]*$/i);
+      expect(route.path, route.operationId).not.toMatch(/^\/v2\b/);
+      const path: string = route.path;
+      expect(path.endsWith('/') && path !== '/', route.operationId).toBe(false);
+    }
+  });
+
+  it('has a contract for every catalogued route and a route for every contract', () => {
+    for (const route of ALL_ROUTES) {
+      expect(CONTRACTS[route.operationId]?.operationId, route.operationId).toBe(route.operationId);
+    }
+    const catalogued = new Set(ALL_ROUTES.map((route) => route.operationId));
+    for (const operationId of Object.keys(CONTRACTS)) {
+      expect(catalogued.has(operationId), `contract ${operationId} is catalogued`).toBe(true);
+    }
+  });
+
+  it('registers every operation exported under shared/contracts (the registry misses no module)', async () => {
+    const exported = await contractExports();
+    for (const [name, operation] of exported) {
+      expect(CONTRACTS[operation.operationId], name).toBe(operation);
+    }
+  });
+
+  it("names exactly the contract's path parameters in each path", () => {
+    for (const route of ROUTES) {
+      const operation = CONTRACTS[route.operationId];
+      if (!operation) continue; // reported by the test above
+      const inPath = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]).sort();
+      const inContract = Object.keys((operation.params && objectEntries(operation.params)) ?? {}).sort();
+      expect(inContract, route.operationId).toEqual(inPath);
+    }
+  });
+
+  it('answers 201 only for POST routes', () => {
+    for (const route of ROUTES) {
+      if (CONTRACTS[route.operationId]?.successStatus === 201)
+        expect(route.method, route.operationId).toBe('POST');
+    }
+  });
+});
+
+describe('HTTP entry files', () => {
+  const exportNames = contractExports().then((exports) => {
+    const byName = new Map<string, Operation[]>();
+    for (const [key, operation] of exports) {
+      const name = key.slice(key.indexOf('#') + 1);
+      byName.set(name, [...(byName.get(name) ?? []), operation]);
+    }
+    return byName;
+  });
+
+  it.each(ALL_ROUTES.map((route) => [route.operationId, route] as const))(
+    '%s is a short call of the shared handler factory with its own contract',
+    async (_id, route) => {
+      const file = join(ROOT, route.entry);
+      if (!existsSync(file)) return; // reported by the catalogue tests
+      const text = readFileSync(file, 'utf8');
+      expect(text.trimEnd().split('\n').length, `${route.entry} lines`).toBeLessThanOrEqual(MAX_ENTRY_LINES);
+      expect(text).toMatch(/export const handler = (httpHandler|publicHttpHandler)\(/);
+      expect(text).toMatch(/from '(\.\.\/)+shared\/http\/handler\.ts'/);
+      // Public routes must be the catalogue's public ones, and vice versa.
+      expect(text.includes('publicHttpHandler('), route.entry).toBe(route.access === 'public');
+      const local = /(?:httpHandler|publicHttpHandler)\(\s*(?:[\w$]+\.)?([\w$]+)\s*,/.exec(text)?.[1];
+      expect(local, `${route.entry} passes a contract`).toBeDefined();
+      // `import { listNotifications as contract } from '…/shared/contracts/…'` → `listNotifications`.
+      const aliased = new RegExp(`([\\w$]+)\\s+as\\s+${local}\\b`).exec(text)?.[1];
+      expect(text).toMatch(/from '(\.\.\/)+shared\/contracts\/[\w-]+\.ts'/);
+      const candidates = (await exportNames).get(aliased ?? local ?? '') ?? [];
+      expect(
+        candidates.map((operation) => operation.operationId),
+        `${route.entry} uses the contract of ${route.operationId}`,
+      ).toContain(route.operationId);
+      // Entry files never build keys or talk to DynamoDB themselves (ARCHITECTURE.md §5).
+      expect(text).not.toMatch(/@aws-sdk|shared\/db\//);
+    },
+  );
+
+  it('every entry file under functions/http is such a file', () => {
+    for (const file of httpEntries) {
+      expect(
+        ALL_ROUTES.some((route) => route.entry === file),
+        file,
+      ).toBe(true);
+    }
+  });
+});
