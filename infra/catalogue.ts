@@ -81,9 +81,84 @@ export const ROUTES = [
     entry: 'functions/http/platform/get-openapi-document.ts',
     grants: {},
   },
+  // Notifications
+  {
+    operationId: 'listNotifications',
+    method: 'GET',
+    path: '/notifications',
+    access: 'owner',
+    entry: 'functions/http/notifications/list-notifications.ts',
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'listUnreadNotifications',
+    method: 'GET',
+    path: '/notifications/unread',
+    access: 'owner',
+    entry: 'functions/http/notifications/list-unread-notifications.ts',
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'markNotificationRead',
+    method: 'POST',
+    path: '/notifications/{id}/read',
+    access: 'owner',
+    entry: 'functions/http/notifications/mark-notification-read.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'markAllNotificationsRead',
+    method: 'POST',
+    path: '/notifications/mark-all-read',
+    access: 'owner',
+    entry: 'functions/http/notifications/mark-all-notifications-read.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'deleteNotification',
+    method: 'DELETE',
+    path: '/notifications/{id}',
+    access: 'owner',
+    entry: 'functions/http/notifications/delete-notification.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'deleteAllNotifications',
+    method: 'DELETE',
+    path: '/notifications/delete-all',
+    access: 'owner',
+    entry: 'functions/http/notifications/delete-all-notifications.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'getNotificationPreferences',
+    method: 'GET',
+    path: '/profile/notification-preferences',
+    access: 'authenticated',
+    entry: 'functions/http/notifications/get-notification-preferences.ts',
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'updateNotificationPreferences',
+    method: 'PUT',
+    path: '/profile/notification-preferences',
+    access: 'authenticated',
+    entry: 'functions/http/notifications/update-notification-preferences.ts',
+    grants: { table: 'readWrite' },
+  },
 ] as const satisfies readonly RouteEntry[];
 
-export const QUEUES = [] as const satisfies readonly QueueEntry[];
+export const QUEUES = [
+  {
+    name: 'mail',
+    entry: 'functions/workers/send-mail.ts',
+    grants: { mailer: true, table: 'readWrite' },
+    batchSize: 10,
+    timeoutSeconds: 30,
+    maxReceiveCount: 3,
+    maxConcurrency: 2,
+  },
+] as const satisfies readonly QueueEntry[];
 
 /**
  * The catch-all (`$default` in the cloud): unknown paths, and known paths with a method they do not serve, get

@@ -348,6 +348,65 @@ export const invitationBySpaceIndex = (spaceId: number, createdAt: string, invit
   gsi1sk: `${createdAt}#${pad(invitationId)}`,
 });
 
+// ---- Notifications (access-patterns/notifications.md) -------------------------------------------------------
+
+export type NotificationState = 'UNREAD' | 'READ';
+export const notificationState = (isRead: boolean): NotificationState => (isRead ? 'READ' : 'UNREAD');
+
+/** The notification itself, by id. Carries G1 (all), G2 (state) and G3 (type + state). */
+export const notificationKey = (notificationId: number): ItemKey => ({
+  pk: `NOTIF#${notificationId}`,
+  sk: 'NOTIF',
+});
+/** A full copy of the notification in the same partition, carrying G1 by type (an item has one G1 key). */
+export const notificationTypeCopyKey = (notificationId: number): ItemKey => ({
+  pk: `NOTIF#${notificationId}`,
+  sk: 'NOTIF#TYPE',
+});
+/** Sort key of every notification index: creation time, then id (ids are allocated in creation order). */
+const notificationSort = (createdAt: string, notificationId: number) => `${createdAt}#${pad(notificationId)}`;
+/** GSI1 on the notification: all notifications of a recipient. */
+export const notificationByUserIndex = (userId: number, createdAt: string, notificationId: number) => ({
+  gsi1pk: `USER#${userId}#NOTIFS`,
+  gsi1sk: notificationSort(createdAt, notificationId),
+});
+/** GSI1 on the type copy: notifications of a recipient with one type. */
+export const notificationByUserTypeIndex = (
+  userId: number,
+  type: string,
+  createdAt: string,
+  notificationId: number,
+) => ({
+  gsi1pk: `USER#${userId}#NOTIFS#TYPE#${type}`,
+  gsi1sk: notificationSort(createdAt, notificationId),
+});
+/** GSI2 on the notification: notifications of a recipient in one state; re-keyed when marked read. */
+export const notificationByUserStateIndex = (
+  userId: number,
+  state: NotificationState,
+  createdAt: string,
+  notificationId: number,
+) => ({
+  gsi2pk: `USER#${userId}#NOTIFS#${state}`,
+  gsi2sk: notificationSort(createdAt, notificationId),
+});
+/** GSI3 on the notification: notifications of a recipient with one type in one state; re-keyed when marked read. */
+export const notificationByUserTypeStateIndex = (
+  userId: number,
+  type: string,
+  state: NotificationState,
+  createdAt: string,
+  notificationId: number,
+) => ({
+  gsi3pk: `USER#${userId}#NOTIFS#TYPE#${type}#${state}`,
+  gsi3sk: notificationSort(createdAt, notificationId),
+});
+/**
+ * Notification aggregates of a recipient, flat attributes moved with ADD in the transaction of each create, mark
+ * and delete: `total`, `unread`, `type:<type>`, `unread:<type>` (read counts are the differences).
+ */
+export const notificationStatsKey = (userId: number): ItemKey => ({ pk: `USER#${userId}`, sk: 'NOTIFSTATS' });
+
 // ---- Mail worker ----------------------------------------------------------------------------------------------
 
 /** Delivery marker of one queued e-mail (dedupe id from the message), with a TTL: SQS may deliver twice. */

@@ -1,0 +1,227 @@
+import * as v from 'valibot';
+import { paginatorB } from './envelopes.ts';
+import {
+  boolQuery,
+  cursorQuery,
+  idParam,
+  integer,
+  isoDateTime,
+  messageResponse,
+  pageQuery,
+  perPageQuery,
+} from './fields.ts';
+import { defineOperation } from './operation.ts';
+
+/** The contract's notification `type` values (community-api.md, Events). */
+export const NOTIFICATION_TYPES = [
+  'new_comment',
+  'new_reply',
+  'new_reaction',
+  'new_follower',
+  'mention',
+  'space_invite',
+  'space_join',
+  'course_enrollment',
+  'lesson_complete',
+] as const;
+
+const TAGS = ['Notifications'];
+const NOT_FOUND = {
+  status: 404,
+  code: 'notification_not_found',
+  description: 'No notification has this id.',
+} as const;
+const FORBIDDEN = {
+  status: 403,
+  code: 'rest_forbidden',
+  description: 'The notification belongs to another user.',
+} as const;
+const INVALID = {
+  status: 400,
+  code: 'rest_invalid_param',
+  description: 'A parameter is out of range or malformed.',
+} as const;
+
+/** Member summary (`xprofile`) of the contract, used in notification lists. */
+export const memberSummarySchema = v.object({
+  user_id: integer(),
+  total_points: integer(),
+  is_verified: integer(),
+  status: v.string(),
+  display_name: v.string(),
+  username: v.string(),
+  avatar: v.string(),
+  created_at: isoDateTime(),
+  short_description: v.string(),
+  meta: v.object({
+    website: v.string(),
+    cover_photo: v.string(),
+    social_links: v.object({
+      twitter: v.string(),
+      youtube: v.string(),
+      linkedin: v.string(),
+      fb: v.string(),
+      instagram: v.string(),
+    }),
+    badge_slug: v.array(v.string()),
+  }),
+  badge: v.null(),
+});
+
+/** The Notification resource as list items carry it: the fields plus `xprofile` (null without an actor user). */
+export const notificationSchema = v.object({
+  id: integer(),
+  user_id: integer(),
+  type: v.picklist(NOTIFICATION_TYPES),
+  title: v.string(),
+  message: v.string(),
+  action_url: v.string(),
+  is_read: v.boolean(),
+  actor_id: v.nullable(integer()),
+  object_id: v.nullable(integer()),
+  object_type: v.string(),
+  created_at: isoDateTime(),
+  read_at: v.nullable(isoDateTime()),
+  xprofile: v.nullable(memberSummarySchema),
+});
+
+const idParams = v.object({ id: idParam() });
+
+export const listNotifications = defineOperation({
+  operationId: 'listNotifications',
+  summary: "The caller's notifications, paginated",
+  description:
+    'Newest first by default. `orderby` is `created_at` or `id` (ids are allocated in creation order, so both give ' +
+    'the same order). `next_page_url` carries an opaque `cursor`; following it costs one page. A page past the end ' +
+    'is 200 with empty `data`.',
+  tags: TAGS,
+  query: v.object({
+    page: pageQuery(),
+    per_page: perPageQuery(20),
+    is_read: boolQuery(),
+    type: v.optional(v.picklist(NOTIFICATION_TYPES, `must be one of ${NOTIFICATION_TYPES.join(', ')}`)),
+    orderby: v.optional(v.picklist(['created_at', 'id'], 'must be created_at or id'), 'created_at'),
+    order: v.optional(v.picklist(['asc', 'desc'], 'must be asc or desc'), 'desc'),
+    cursor: cursorQuery(),
+  }),
+  response: v.object({ notifications: paginatorB(notificationSchema) }),
+  errors: [INVALID],
+});
+
+export const listUnreadNotifications = defineOperation({
+  operationId: 'listUnreadNotifications',
+  summary: "The caller's unread notifications with the exact unread count",
+  description: 'At most the 100 newest unread notifications; `unread_count` counts all of them.',
+  tags: TAGS,
+  response: v.object({ notifications: v.array(notificationSchema), unread_count: integer() }),
+  errors: [],
+});
+
+export const markNotificationRead = defineOperation({
+  operationId: 'markNotificationRead',
+  summary: 'Mark one notification read',
+  description:
+    'Marking an already-read notification is not an error: 200 with "Notification is already marked as read." and ' +
+    'the original `read_at`.',
+  tags: TAGS,
+  params: idParams,
+  response: v.object({
+    message: v.string(),
+    data: v.object({ id: integer(), is_read: v.literal(true), read_at: isoDateTime() }),
+  }),
+  errors: [INVALID, FORBIDDEN, NOT_FOUND],
+});
+
+export const markAllNotificationsRead = defineOperation({
+  operationId: 'markAllNotificationsRead',
+  summary: "Mark all the caller's notifications read",
+  description: '`marked_count` is the number of notifications this call changed from unread to read.',
+  tags: TAGS,
+  response: v.object({ message: v.string(), data: v.object({ marked_count: integer() }) }),
+  errors: [],
+});
+
+export const deleteNotification = defineOperation({
+  operationId: 'deleteNotification',
+  summary: 'Delete one notification permanently',
+  tags: TAGS,
+  params: idParams,
+  response: messageResponse(),
+  errors: [INVALID, FORBIDDEN, NOT_FOUND],
+});
+
+export const deleteAllNotifications = defineOperation({
+  operationId: 'deleteAllNotifications',
+  summary: "Delete all the caller's notifications",
+  description: '`deleted_count` is the number of notifications this call deleted.',
+  tags: TAGS,
+  response: v.object({ message: v.string(), data: v.object({ deleted_count: integer() }) }),
+  errors: [],
+});
+
+// ---- Preferences --------------------------------------------------------------------------------------------
+
+export const EMAIL_PREFERENCE_KEYS = [
+  'new_comment',
+  'new_reaction',
+  'new_follower',
+  'mention',
+  'space_invite',
+] as const;
+export const PUSH_PREFERENCE_KEYS = ['new_comment', 'new_reaction', 'mention'] as const;
+export const DIGEST_FREQUENCIES = ['daily', 'weekly', 'never'] as const;
+
+const flags = <K extends string>(keys: readonly K[]) =>
+  v.object(
+    Object.fromEntries(keys.map((key) => [key, v.boolean()])) as Record<K, v.BooleanSchema<undefined>>,
+  );
+const optionalFlags = <K extends string>(keys: readonly K[]) =>
+  v.strictObject(
+    Object.fromEntries(keys.map((key) => [key, v.optional(v.boolean())])) as Record<
+      K,
+      v.OptionalSchema<v.BooleanSchema<undefined>, undefined>
+    >,
+  );
+
+export const notificationPreferencesSchema = v.object({
+  email_notifications: flags(EMAIL_PREFERENCE_KEYS),
+  push_notifications: flags(PUSH_PREFERENCE_KEYS),
+  digest_frequency: v.picklist(DIGEST_FREQUENCIES),
+});
+
+export const getNotificationPreferences = defineOperation({
+  operationId: 'getNotificationPreferences',
+  summary: "The caller's notification preferences",
+  description:
+    'Defaults: e-mail new_comment, new_follower, mention, space_invite on and new_reaction off; push all on; ' +
+    'digest_frequency never.',
+  tags: TAGS,
+  response: v.object({ data: notificationPreferencesSchema }),
+  errors: [],
+});
+
+export const updateNotificationPreferences = defineOperation({
+  operationId: 'updateNotificationPreferences',
+  summary: "Update the caller's notification preferences",
+  description:
+    'Merges the keys given; unknown keys are 400 rest_invalid_param. Answers the full preferences now in force.',
+  tags: TAGS,
+  body: v.strictObject({
+    email_notifications: v.optional(optionalFlags(EMAIL_PREFERENCE_KEYS)),
+    push_notifications: v.optional(optionalFlags(PUSH_PREFERENCE_KEYS)),
+    digest_frequency: v.optional(v.picklist(DIGEST_FREQUENCIES, 'must be daily, weekly or never')),
+  }),
+  response: v.object({ message: v.string(), data: notificationPreferencesSchema }),
+  errors: [INVALID],
+});
+
+// ---- Queue messages -----------------------------------------------------------------------------------------
+
+/** A message on the `mail` queue: one e-mail, with a deterministic id so a redelivery is not sent twice. */
+export const mailMessageSchema = v.object({
+  dedupe_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9:_-]{1,200}$/)),
+  to: v.pipe(v.string(), v.email()),
+  subject: v.pipe(v.string(), v.minLength(1), v.maxLength(998)),
+  text: v.string(),
+});
+export type MailMessage = v.InferOutput<typeof mailMessageSchema>;

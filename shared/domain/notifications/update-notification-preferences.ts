@@ -1,0 +1,8 @@
+import type { Caller } from '../auth/caller.ts';
+import { mergeNotificationPreferences, type PreferencesChange } from './notification-preferences.ts';
+
+/** decisions.md: PUT merges the keys given and answers the full preferences now in force. */
+export async function updateNotificationPreferences(caller: Caller, change: PreferencesChange) {
+  const data = await mergeNotificationPreferences(caller.id, change);
+  return { message: 'Notification preferences updated successfully.', data };
+}

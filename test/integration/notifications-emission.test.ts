@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '../../shared/domain/auth/caller.ts';
+import { deleteAllNotifications } from '../../shared/domain/notifications/delete-all-notifications.ts';
+import { emitNotification, emitNotifications } from '../../shared/domain/notifications/emit-notification.ts';
+import { listNotifications } from '../../shared/domain/notifications/list-notifications.ts';
+import { listUnreadNotifications } from '../../shared/domain/notifications/list-unread-notifications.ts';
+import { markAllNotificationsRead } from '../../shared/domain/notifications/mark-all-notifications-read.ts';
+import { getNotificationStats } from '../../shared/domain/notifications/notification-repository.ts';
+import { createTestUser } from '../support/api.ts';
+
+/** The notification service and the bulk operations' counter invariants, against DynamoDB Local. */
+
+const callerOf = (user: { id: number; username: string }): Caller => ({
+  id: user.id,
+  username: user.username,
+  hostRole: 'member',
+  communityRoles: [],
+  status: 'active',
+});
+
+const event = (actorId: number | null) => ({
+  type: 'space_join' as const, // in-app only: these tests enqueue no mail
+  actorId,
+  title: 'Someone joined',
+  message: 'A member joined your space.',
+  actionUrl: '/spaces/1',
+  objectId: 1,
+  objectType: 'space',
+});
+
+async function allIds(caller: Caller, isRead?: boolean): Promise<number[]> {
+  const page = await listNotifications(caller, {
+    page: 1,
+    perPage: 100,
+    isRead,
+    orderby: 'created_at',
+    order: 'desc',
+  });
+  return page.items.map((item) => item.id);
+}
+
+describe('emitNotification', () => {
+  it('never notifies the actor and deduplicates recipients', async () => {
+    const [actor, other] = await Promise.all([createTestUser(), createTestUser()]);
+    expect(await emitNotification({ ...event(actor.id), recipientId: actor.id })).toBeUndefined();
+    const stored = await emitNotifications([actor.id, other.id, other.id], event(actor.id));
+    expect(stored.map((item) => item.user_id)).toEqual([other.id]);
+    expect((await getNotificationStats(actor.id)).total).toBe(0);
+    expect(await getNotificationStats(other.id)).toMatchObject({ total: 1, unread: 1 });
+  });
+});
+
+describe('bulk operations under concurrency', () => {
+  it('mark-all-read while notifications are created: counts stay exact', async () => {
+    const [recipient, actor] = await Promise.all([createTestUser(), createTestUser()]);
+    const caller = callerOf(recipient);
+    await emitNotifications([recipient.id], event(actor.id));
+    for (let i = 0; i < 15; i++) await emitNotification({ ...event(actor.id), recipientId: recipient.id });
+
+    const concurrent = 30;
+    const [marked] = await Promise.all([
+      markAllNotificationsRead(caller),
+      ...Array.from({ length: concurrent }, () =>
+        emitNotification({ ...event(actor.id), recipientId: recipient.id }),
+      ),
+    ]);
+    const created = 16 + concurrent;
+    const unreadIds = await allIds(caller, false);
+    const stats = await getNotificationStats(recipient.id);
+    expect(stats.total).toBe(created);
+    expect(stats.unread).toBe(unreadIds.length);
+    expect(marked.data.marked_count + unreadIds.length).toBe(created);
+    expect((await listUnreadNotifications(caller)).unread_count).toBe(unreadIds.length);
+  });
+
+  it('delete-all while notifications are created: deleted + remaining = created', async () => {
+    const [recipient, actor] = await Promise.all([createTestUser(), createTestUser()]);
+    const caller = callerOf(recipient);
+    for (let i = 0; i < 20; i++) await emitNotification({ ...event(actor.id), recipientId: recipient.id });
+    const [deleted] = await Promise.all([
+      deleteAllNotifications(caller),
+      ...Array.from({ length: 20 }, () =>
+        emitNotification({ ...event(actor.id), recipientId: recipient.id }),
+      ),
+    ]);
+    const remaining = await allIds(caller);
+    const stats = await getNotificationStats(recipient.id);
+    expect(stats.total).toBe(remaining.length);
+    expect(stats.unread).toBe(remaining.length);
+    expect(deleted.data.deleted_count + remaining.length).toBe(40);
+  });
+});

@@ -1,0 +1,109 @@
+import type { SQSEvent } from 'aws-lambda';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { handler } from '../../functions/workers/send-mail.ts';
+import { mailerClient } from '../../shared/integrations/mailer.ts';
+import type { MailMessage } from '../../shared/contracts/notifications.ts';
+
+/** The mail worker called directly with SQS events, against DynamoDB Local and the SES emulator. */
+
+const sesStore = () => `${inject('stack').sesEndpoint}/store`;
+
+async function mailsTo(address: string): Promise<Array<{ subject: string; destination: { to: string[] } }>> {
+  const response = await fetch(sesStore());
+  const store = (await response.json()) as {
+    emails: Array<{ subject: string; destination: { to: string[] } }>;
+  };
+  return store.emails.filter((email) => email.destination.to.includes(address));
+}
+
+let sequence = 0;
+function eventOf(...bodies: string[]): SQSEvent {
+  return {
+    Records: bodies.map((body) => ({
+      messageId: `msg-${Date.now()}-${sequence++}`,
+      receiptHandle: 'handle',
+      body,
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: String(Date.now()),
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:mail',
+      awsRegion: 'us-east-1',
+    })),
+  };
+}
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const message = (overrides: Partial<MailMessage> = {}): MailMessage => {
+  const id = unique();
+  return {
+    dedupe_id: `test-${id}`,
+    to: `worker_${id}@example.com`,
+    subject: 'You have a new comment',
+    text: 'Somebody commented.',
+    ...overrides,
+  };
+};
+
+const FAULT = 'inject-ses-failure';
+
+afterEach(() => {
+  mailerClient().middlewareStack.remove(FAULT);
+});
+
+describe('send-mail worker', () => {
+  it('sends one e-mail and skips a redelivery of the same message', async () => {
+    const mail = message();
+    const first = await handler(eventOf(JSON.stringify(mail)));
+    expect(first.batchItemFailures).toEqual([]);
+    expect(await mailsTo(mail.to)).toHaveLength(1);
+
+    const redelivered = await handler(eventOf(JSON.stringify(mail)));
+    expect(redelivered.batchItemFailures).toEqual([]);
+    const mails = await mailsTo(mail.to);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.subject).toBe(mail.subject);
+  });
+
+  it('reports a failed SES send as a batch item failure and sends the others of the batch', async () => {
+    const failing = message();
+    const fine = message();
+    mailerClient().middlewareStack.add(
+      (next) => async (args) => {
+        const input = (args as { input: { Destination?: { ToAddresses?: string[] } } }).input;
+        if (input.Destination?.ToAddresses?.includes(failing.to)) {
+          throw Object.assign(new Error('Injected SES failure'), { name: 'ServiceUnavailable' });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: FAULT },
+    );
+    const event = eventOf(JSON.stringify(failing), JSON.stringify(fine));
+    const result = await handler(event);
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: event.Records[0]?.messageId }]);
+    expect(await mailsTo(failing.to)).toHaveLength(0);
+    expect(await mailsTo(fine.to)).toHaveLength(1);
+
+    // No marker was written for the failed send, so the redelivery sends it.
+    mailerClient().middlewareStack.remove(FAULT);
+    const retried = await handler(eventOf(JSON.stringify(failing)));
+    expect(retried.batchItemFailures).toEqual([]);
+    expect(await mailsTo(failing.to)).toHaveLength(1);
+  });
+
+  it('reports malformed messages (not JSON, wrong shape) as batch item failures', async () => {
+    const good = message();
+    const event = eventOf('not json', JSON.stringify({ to: 'nobody' }), JSON.stringify(good));
+    const result = await handler(event);
+    expect(result.batchItemFailures).toEqual([
+      { itemIdentifier: event.Records[0]?.messageId },
+      { itemIdentifier: event.Records[1]?.messageId },
+    ]);
+    expect(await mailsTo(good.to)).toHaveLength(1);
+  });
+});
