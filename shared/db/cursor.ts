@@ -26,7 +26,9 @@ export function encodeCursor(lastKey: Record<string, unknown>, page: number, que
 export function decodeCursor(cursor: string): DecodedCursor | undefined {
   try {
     const parsed = v.safeParse(CursorSchema, JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
-    return parsed.success ? { lastKey: parsed.output.k, page: parsed.output.p, query: parsed.output.q } : undefined;
+    return parsed.success
+      ? { lastKey: parsed.output.k, page: parsed.output.p, query: parsed.output.q }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -11,7 +11,8 @@ export const isConditionalCheckFailed = (error: unknown): boolean =>
  */
 export function failedConditionIndexes(error: unknown): number[] {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return [];
-  const reasons = (error as Error & { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
+  const reasons =
+    (error as Error & { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
   return reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
 }
 
@@ -19,6 +20,7 @@ export const isTransactionConflict = (error: unknown): boolean => {
   if (!(error instanceof Error)) return false;
   if (error.name === 'TransactionConflictException') return true;
   if (error.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as Error & { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
+  const reasons =
+    (error as Error & { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
   return reasons.some((reason) => reason.Code === 'TransactionConflict');
 };

@@ -83,7 +83,10 @@ export function createTableInput(tableName: string) {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
-    AttributeDefinitions: KEY_ATTRIBUTES.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+    AttributeDefinitions: KEY_ATTRIBUTES.map((name) => ({
+      AttributeName: name,
+      AttributeType: 'S' as const,
+    })),
     KeySchema: [
       { AttributeName: TABLE_KEY.partitionKey, KeyType: 'HASH' as const },
       { AttributeName: TABLE_KEY.sortKey, KeyType: 'RANGE' as const },
