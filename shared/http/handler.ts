@@ -62,8 +62,8 @@ export function httpHandler<O extends Operation>(
   operation: O,
   useCase: (input: OperationInput<O>, context: AuthenticatedContext) => Promise<OperationResponse<O>>,
 ) {
-  return build(operation, true, (input, request, base) => {
-    const authentication = request.internal.authentication;
+  return build(operation, true, (input, internal, base) => {
+    const authentication = internal.authentication;
     if (authentication.state !== 'authenticated') throw INTERNAL_ERROR; // unreachable: checked before
     return useCase(input, { ...base, caller: authentication.caller });
   });
@@ -74,16 +74,16 @@ export function publicHttpHandler<O extends Operation>(
   operation: O,
   useCase: (input: OperationInput<O>, context: RequestContext) => Promise<OperationResponse<O>>,
 ) {
-  return build(operation, false, (input, _request, base) => useCase(input, base));
+  return build(operation, false, (input, _internal, base) => useCase(input, base));
 }
 
 function build<O extends Operation>(
   operation: O,
   requiresCaller: boolean,
-  run: (input: OperationInput<O>, request: Request, base: RequestContext) => Promise<OperationResponse<O>>,
+  run: (input: OperationInput<O>, internal: Internal, base: RequestContext) => Promise<OperationResponse<O>>,
 ) {
   const envelope = operation.errorEnvelope ?? 'standard';
-  const isAuthenticated = (request: Request) => request.internal.authentication?.state === 'authenticated';
+  const isAuthenticated = (internal: Internal) => internal.authentication?.state === 'authenticated';
 
   return middy<InternalEvent, HttpResult, Error, Context, Internal>({ timeoutEarlyInMillis: 0 })
     .use({
@@ -148,21 +148,20 @@ function build<O extends Operation>(
           appError.status,
           errorBody(appError, envelope),
           request.event.requestContext.requestId,
-          isAuthenticated(request),
+          isAuthenticated(request.internal),
           extraHeaders,
         );
       },
     })
     .handler(async (event) => {
-      const request = { event, internal: event.internal } as unknown as Request;
       const base: RequestContext = { requestId: event.requestContext.requestId, location: locationOf(event) };
-      const body = await run(event.internal.input as OperationInput<O>, request, base);
+      const body = await run(event.internal.input as OperationInput<O>, event.internal, base);
       if (env().VALIDATE_RESPONSES === 'true') assertResponse(operation, body);
       return jsonResponse(
         operation.successStatus ?? 200,
         body,
         event.requestContext.requestId,
-        isAuthenticated(request),
+        isAuthenticated(event.internal),
       );
     });
 }
