@@ -151,8 +151,7 @@ const SPACE_DECISIONS: Record<string, (who: CallerKind, member: MembershipKind) 
   isSpaceMember: (who, member) => isGlobalAdmin(who) || who === 'moderator' || isActiveRole(member),
   isCourseAdmin: (who, member) => isGlobalAdmin(who) || who === 'course_admin' || member === 'admin',
   // Quiz submission (decisions.md): enrolled, or a course admin, who is never refused as "not enrolled".
-  isEnrolled: (who, member) =>
-    isActiveRole(member) || isGlobalAdmin(who) || who === 'course_admin',
+  isEnrolled: (who, member) => isActiveRole(member) || isGlobalAdmin(who) || who === 'course_admin',
 };
 
 // ---- Ownership decisions: (caller, whose resource) --------------------------------------------------------------
