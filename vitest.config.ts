@@ -11,6 +11,7 @@ const WORKER_ENV = './test/support/worker-env.ts';
 export default defineConfig({
   test: {
     pool: 'forks',
+    reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
