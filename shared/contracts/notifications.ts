@@ -10,20 +10,15 @@ import {
   pageQuery,
   perPageQuery,
 } from './fields.ts';
+import { memberSummarySchema } from './members.ts';
+import {
+  DIGEST_FREQUENCIES,
+  EMAIL_PREFERENCE_KEYS,
+  type MailMessage,
+  NOTIFICATION_TYPES,
+  PUSH_PREFERENCE_KEYS,
+} from '../domain/notifications/notification-vocabulary.ts';
 import { defineOperation } from './operation.ts';
-
-/** The contract's notification `type` values (community-api.md, Events). */
-export const NOTIFICATION_TYPES = [
-  'new_comment',
-  'new_reply',
-  'new_reaction',
-  'new_follower',
-  'mention',
-  'space_invite',
-  'space_join',
-  'course_enrollment',
-  'lesson_complete',
-] as const;
 
 const TAGS = ['Notifications'];
 const NOT_FOUND = {
@@ -41,32 +36,6 @@ const INVALID = {
   code: 'rest_invalid_param',
   description: 'A parameter is out of range or malformed.',
 } as const;
-
-/** Member summary (`xprofile`) of the contract, used in notification lists. */
-export const memberSummarySchema = v.object({
-  user_id: integer(),
-  total_points: integer(),
-  is_verified: integer(),
-  status: v.string(),
-  display_name: v.string(),
-  username: v.string(),
-  avatar: v.string(),
-  created_at: isoDateTime(),
-  short_description: v.string(),
-  meta: v.object({
-    website: v.string(),
-    cover_photo: v.string(),
-    social_links: v.object({
-      twitter: v.string(),
-      youtube: v.string(),
-      linkedin: v.string(),
-      fb: v.string(),
-      instagram: v.string(),
-    }),
-    badge_slug: v.array(v.string()),
-  }),
-  badge: v.null(),
-});
 
 /** The Notification resource as list items carry it: the fields plus `xprofile` (null without an actor user). */
 export const notificationSchema = v.object({
@@ -161,16 +130,6 @@ export const deleteAllNotifications = defineOperation({
 
 // ---- Preferences --------------------------------------------------------------------------------------------
 
-export const EMAIL_PREFERENCE_KEYS = [
-  'new_comment',
-  'new_reaction',
-  'new_follower',
-  'mention',
-  'space_invite',
-] as const;
-export const PUSH_PREFERENCE_KEYS = ['new_comment', 'new_reaction', 'mention'] as const;
-export const DIGEST_FREQUENCIES = ['daily', 'weekly', 'never'] as const;
-
 const flags = <K extends string>(keys: readonly K[]) =>
   v.object(
     Object.fromEntries(keys.map((key) => [key, v.boolean()])) as Record<K, v.BooleanSchema<undefined>>,
@@ -218,10 +177,11 @@ export const updateNotificationPreferences = defineOperation({
 // ---- Queue messages -----------------------------------------------------------------------------------------
 
 /** A message on the `mail` queue: one e-mail, with a deterministic id so a redelivery is not sent twice. */
-export const mailMessageSchema = v.object({
+export const mailMessageSchema: v.GenericSchema<unknown, MailMessage> = v.object({
   dedupe_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9:_-]{1,200}$/)),
   to: v.pipe(v.string(), v.email()),
   subject: v.pipe(v.string(), v.minLength(1), v.maxLength(998)),
   text: v.string(),
 });
-export type MailMessage = v.InferOutput<typeof mailMessageSchema>;
+
+export { DIGEST_FREQUENCIES, EMAIL_PREFERENCE_KEYS, NOTIFICATION_TYPES, PUSH_PREFERENCE_KEYS };

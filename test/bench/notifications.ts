@@ -9,20 +9,12 @@
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import { db, tableName } from '../../shared/db/client.ts';
-import {
-  notificationByUserIndex,
-  notificationByUserStateIndex,
-  notificationByUserTypeIndex,
-  notificationByUserTypeStateIndex,
-  notificationKey,
-  notificationState,
-  notificationStatsKey,
-  notificationTypeCopyKey,
-} from '../../shared/db/keys.ts';
+import { notificationStatsKey } from '../../shared/db/keys.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { listNotifications } from '../../shared/domain/notifications/list-notifications.ts';
 import { listUnreadNotifications } from '../../shared/domain/notifications/list-unread-notifications.ts';
 import type { NotificationItem } from '../../shared/domain/notifications/notification-item.ts';
+import { storedNotificationItems } from '../../shared/domain/notifications/notification-repository.ts';
 import { readMeter } from '../../shared/domain/notifications/read-meter.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 
@@ -121,23 +113,7 @@ async function fill(userId: number, actorId: number, from: number, to: number): 
       created_at: createdAt,
       read_at: isRead ? createdAt : null,
     };
-    const state = notificationState(isRead);
-    writes.push(
-      {
-        ...notificationKey(id),
-        entity: 'notification',
-        ...item,
-        ...notificationByUserIndex(userId, createdAt, id),
-        ...notificationByUserStateIndex(userId, state, createdAt, id),
-        ...notificationByUserTypeStateIndex(userId, type, state, createdAt, id),
-      },
-      {
-        ...notificationTypeCopyKey(id),
-        entity: 'notification_type_copy',
-        ...item,
-        ...notificationByUserTypeIndex(userId, type, createdAt, id),
-      },
-    );
+    writes.push(...storedNotificationItems(item));
   }
   const chunks: Array<Array<Record<string, unknown>>> = [];
   for (let start = 0; start < writes.length; start += 25) chunks.push(writes.slice(start, start + 25));

@@ -3,7 +3,7 @@ import type { NotificationItem } from './notification-item.ts';
 import {
   deleteNotifications,
   findNotificationById,
-  scanRecipientNotifications,
+  queryRecipientNotifications,
 } from './notification-repository.ts';
 
 /** Deletes per transaction: two deletes each (notification + type copy) plus the one stats update. */
@@ -16,7 +16,7 @@ export const DELETES_PER_TRANSACTION = 12;
  */
 export async function deleteAllNotifications(caller: Caller) {
   let deleted = 0;
-  for await (const items of scanRecipientNotifications(caller.id, 'all')) {
+  for await (const items of queryRecipientNotifications(caller.id, 'all')) {
     for (let start = 0; start < items.length; start += DELETES_PER_TRANSACTION) {
       deleted += await deleteBatch(caller.id, items.slice(start, start + DELETES_PER_TRANSACTION));
     }

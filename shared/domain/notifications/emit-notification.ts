@@ -1,4 +1,4 @@
-import type { MailMessage } from '../../contracts/notifications.ts';
+import type { MailMessage } from './notification-vocabulary.ts';
 import { nextId } from '../../db/sequence.ts';
 import { publish } from '../../integrations/queue-publisher.ts';
 import { logger } from '../../observability/logger.ts';

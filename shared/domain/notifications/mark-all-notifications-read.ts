@@ -1,7 +1,7 @@
 import type { Caller } from '../auth/caller.ts';
 import { nowIso } from '../dates.ts';
 import type { NotificationItem } from './notification-item.ts';
-import { markNotificationsRead, scanRecipientNotifications } from './notification-repository.ts';
+import { markNotificationsRead, queryRecipientNotifications } from './notification-repository.ts';
 
 /**
  * Flips per transaction: two writes each (notification + type copy) plus the one stats update; the stats item may
@@ -18,7 +18,7 @@ export const FLIPS_PER_TRANSACTION = 12;
 export async function markAllNotificationsRead(caller: Caller) {
   const readAt = nowIso();
   let marked = 0;
-  for await (const items of scanRecipientNotifications(caller.id, 'unread')) {
+  for await (const items of queryRecipientNotifications(caller.id, 'unread')) {
     for (let start = 0; start < items.length; start += FLIPS_PER_TRANSACTION) {
       marked += await flipBatch(caller.id, items.slice(start, start + FLIPS_PER_TRANSACTION), readAt);
     }

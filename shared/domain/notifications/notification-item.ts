@@ -1,4 +1,4 @@
-import type { NOTIFICATION_TYPES } from '../../contracts/notifications.ts';
+import type { NOTIFICATION_TYPES } from './notification-vocabulary.ts';
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 

@@ -1,7 +1,6 @@
 import { toIsoDateTime, toIsoDateTimeOrNull } from '../dates.ts';
-import type * as v from 'valibot';
-import type { memberSummarySchema } from '../../contracts/notifications.ts';
-import type { UserItem } from '../users/user-item.ts';
+import { toMemberSummary } from '../users/member-summary.ts';
+import type { MemberSummary, UserItem } from '../users/user-item.ts';
 import { findUsersByIds } from '../users/user-repository.ts';
 import type { NotificationItem, NotificationType } from './notification-item.ts';
 
@@ -20,34 +19,6 @@ export interface NotificationResponse {
   created_at: string;
   read_at: string | null;
   xprofile: MemberSummary | null;
-}
-
-const SOCIAL_KEYS = ['twitter', 'youtube', 'linkedin', 'fb', 'instagram'] as const;
-
-export type MemberSummary = v.InferOutput<typeof memberSummarySchema>;
-
-/** The contract's member summary (`xprofile`) of a user. */
-export function toMemberSummary(user: UserItem): MemberSummary {
-  return {
-    user_id: user.id,
-    total_points: user.total_points ?? 0,
-    is_verified: user.is_verified ?? 0,
-    status: user.status,
-    display_name: user.display_name,
-    username: user.username,
-    avatar: user.avatar ?? '',
-    created_at: toIsoDateTime(user.created_at),
-    short_description: user.short_description ?? '',
-    meta: {
-      website: user.website ?? '',
-      cover_photo: user.cover_photo ?? '',
-      social_links: Object.fromEntries(
-        SOCIAL_KEYS.map((key) => [key, user.social_links?.[key] ?? '']),
-      ) as Record<(typeof SOCIAL_KEYS)[number], string>,
-      badge_slug: user.badge_slugs ?? [],
-    },
-    badge: null,
-  };
 }
 
 export function toNotificationResponse(

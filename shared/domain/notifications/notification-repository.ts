@@ -88,11 +88,35 @@ function attributesOf(item: NotificationItem): NotificationItem {
   };
 }
 
+/**
+ * The stored items of one notification: the notification itself (by id; all / by state / by type and state on
+ * GSI1–GSI3) and its type copy (by type in any state on GSI1). Exposed for bulk loads (the benchmark), which must
+ * write exactly what a create writes and then set the stats item to match.
+ */
+export function storedNotificationItems(item: NotificationItem): Record<string, unknown>[] {
+  const state = notificationState(item.is_read);
+  const attributes = attributesOf(item);
+  return [
+    {
+      ...notificationKey(item.id),
+      entity: 'notification',
+      ...attributes,
+      ...notificationByUserIndex(item.user_id, item.created_at, item.id),
+      ...notificationByUserStateIndex(item.user_id, state, item.created_at, item.id),
+      ...notificationByUserTypeStateIndex(item.user_id, item.type, state, item.created_at, item.id),
+    },
+    {
+      ...notificationTypeCopyKey(item.id),
+      entity: 'notification_type_copy',
+      ...attributes,
+      ...notificationByUserTypeIndex(item.user_id, item.type, item.created_at, item.id),
+    },
+  ];
+}
+
 /** The writes that store one notification with its type copy and count it. */
 export function notificationCreationItems(item: NotificationItem): TransactItem[] {
   const table = tableName();
-  const state = notificationState(item.is_read);
-  const attributes = attributesOf(item);
   const delta: StatsDelta = {};
   addDelta(delta, 'total', 1);
   addDelta(delta, `type:${item.type}`, 1);
@@ -100,32 +124,10 @@ export function notificationCreationItems(item: NotificationItem): TransactItem[
     addDelta(delta, 'unread', 1);
     addDelta(delta, `unread:${item.type}`, 1);
   }
+  const [notification, typeCopy] = storedNotificationItems(item);
   return [
-    {
-      Put: {
-        TableName: table,
-        Item: {
-          ...notificationKey(item.id),
-          entity: 'notification',
-          ...attributes,
-          ...notificationByUserIndex(item.user_id, item.created_at, item.id),
-          ...notificationByUserStateIndex(item.user_id, state, item.created_at, item.id),
-          ...notificationByUserTypeStateIndex(item.user_id, item.type, state, item.created_at, item.id),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    {
-      Put: {
-        TableName: table,
-        Item: {
-          ...notificationTypeCopyKey(item.id),
-          entity: 'notification_type_copy',
-          ...attributes,
-          ...notificationByUserTypeIndex(item.user_id, item.type, item.created_at, item.id),
-        },
-      },
-    },
+    { Put: { TableName: table, Item: notification, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: table, Item: typeCopy } },
     statsUpdate(item.user_id, delta),
   ];
 }
@@ -230,8 +232,8 @@ export async function queryNewestUnread(userId: number, limit: number): Promise<
   return (result.Items ?? []) as NotificationItem[];
 }
 
-/** Walks a recipient's notifications (all, or only unread) page by page, for the bulk operations. */
-export async function* scanRecipientNotifications(
+/** Walks a recipient's notifications (all, or only unread) by key condition, page by page, for the bulk operations. */
+export async function* queryRecipientNotifications(
   userId: number,
   only: 'all' | 'unread',
 ): AsyncGenerator<NotificationItem[]> {

@@ -30,6 +30,10 @@ export interface UserItem {
   readonly last_activity: string;
 }
 
+/** The social networks the member summary always names (empty string when the member has none). */
+export const MEMBER_SOCIAL_KEYS = ['twitter', 'youtube', 'linkedin', 'fb', 'instagram'] as const;
+export type MemberSocialKey = (typeof MEMBER_SOCIAL_KEYS)[number];
+
 /** The member summary the contract calls `xprofile`, used in notification and quiz lists. */
 export interface MemberSummary {
   user_id: number;
@@ -44,7 +48,7 @@ export interface MemberSummary {
   meta: {
     website: string;
     cover_photo: string;
-    social_links: Record<string, string>;
+    social_links: Record<MemberSocialKey, string>;
     badge_slug: string[];
   };
   badge: null;
