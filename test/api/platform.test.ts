@@ -179,8 +179,8 @@ describe('request bodies', () => {
     user = await createTestUser();
   });
 
-  it.runIf(JSON_ROUTE)('malformed JSON → 400 rest_invalid_json', async () => {
-    if (!JSON_ROUTE) return;
+  it('malformed JSON → 400 rest_invalid_json', async () => {
+    if (!JSON_ROUTE) throw new Error('no catalogued route takes a JSON body');
     const path = JSON_ROUTE.path.replace(/\{[^}]+\}/g, '1');
     for (const rawBody of ['{"email_notifications":', 'not json', '{a:1}', "{'a':1}"]) {
       const response = await api(JSON_ROUTE.method, path, {
@@ -199,8 +199,8 @@ describe('request bodies', () => {
     expect(response.status).toBe(413);
   });
 
-  it.runIf(JSON_ROUTE)('a 7 MB body (over the 6 MB Lambda payload) → 413', async () => {
-    if (!JSON_ROUTE) return;
+  it('a 7 MB body (over the 6 MB Lambda payload) → 413', async () => {
+    if (!JSON_ROUTE) throw new Error('no catalogued route takes a JSON body');
     const response = await api(JSON_ROUTE.method, JSON_ROUTE.path.replace(/\{[^}]+\}/g, '1'), {
       as: user,
       rawBody: `{"x":"${'a'.repeat(7 * 1024 * 1024)}"}`,

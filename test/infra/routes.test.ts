@@ -44,19 +44,16 @@ describe.each(['real', 'synthetic'] as const)('API stack (%s catalogue)', (catal
     expect(routeByKey.has('$default')).toBe(true);
   });
 
-  // The gateway creates the authorizer resource when the first protected route binds it.
-  it.skipIf(routes.every((r) => r.access === 'public'))(
-    'should run the authorizer without an identity source or gateway cache (it renders the 401 itself)',
-    () => {
-      templates.api.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
-        AuthorizerType: 'REQUEST',
-        AuthorizerPayloadFormatVersion: '2.0',
-        EnableSimpleResponses: true,
-        AuthorizerResultTtlInSeconds: 0,
-        IdentitySource: [],
-      });
-    },
-  );
+  // The gateway creates the authorizer resource when the first protected route binds it (the catalogue has some).
+  it('should run the authorizer without an identity source or gateway cache (it renders the 401 itself)', () => {
+    templates.api.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'REQUEST',
+      AuthorizerPayloadFormatVersion: '2.0',
+      EnableSimpleResponses: true,
+      AuthorizerResultTtlInSeconds: 0,
+      IdentitySource: [],
+    });
+  });
 
   it('should answer CORS preflight exposing x-request-id, throttle and log the default stage', () => {
     templates.api.hasResourceProperties('AWS::ApiGatewayV2::Api', {

@@ -1,0 +1,1 @@
+export { crash as handler } from './gateway-probe.ts';

@@ -1,0 +1,1 @@
+export { echo as handler } from './gateway-probe.ts';

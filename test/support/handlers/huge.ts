@@ -1,0 +1,1 @@
+export { huge as handler } from './gateway-probe.ts';

@@ -1,0 +1,1 @@
+export { slow as handler } from './gateway-probe.ts';
