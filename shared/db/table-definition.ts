@@ -21,7 +21,7 @@ export const GLOBAL_INDEXES = [
     partitionKey: 'gsi1pk',
     sortKey: 'gsi1sk',
     patterns: [
-      'notifications of a recipient, newest first (all, or one type)',
+      'notifications of a recipient, newest first (all on the notification item; one type on its type copy)',
       'topics in display order (serial, id), optionally under one parent',
       'feeds of an author, newest first',
       'comments of an author, newest first',
@@ -37,12 +37,9 @@ export const GLOBAL_INDEXES = [
     partitionKey: 'gsi2pk',
     sortKey: 'gsi2sk',
     patterns: [
-      'unread notifications of a recipient, newest first (sparse: only unread items carry the key)',
-      'read notifications of a recipient (sparse: only read items)',
+      'notifications of a recipient in one read state (unread / read), newest first; re-keyed on mark-read',
       'feeds of a space, newest first',
-      'comments on the lessons of a course, newest first',
       'members of a space by role',
-      'quiz submissions of one student for one lesson, by attempt',
       'comments of a feed, oldest first',
       'topics under one parent in display order',
       'quiz submissions of a course with one result (passed / failed), newest first',
@@ -54,7 +51,7 @@ export const GLOBAL_INDEXES = [
     partitionKey: 'gsi3pk',
     sortKey: 'gsi3sk',
     patterns: [
-      'notifications of a recipient by type and read state (sparse)',
+      'notifications of a recipient of one type in one read state, newest first',
       'feeds carrying a topic, newest first',
       'user search by lower-cased name prefix (display name, login, e-mail)',
       'media of an uploader by MIME type',
