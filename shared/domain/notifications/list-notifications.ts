@@ -17,9 +17,11 @@ export interface ListNotificationsInput {
  * The caller's notifications (a caller sees only their own). The total comes from the maintained stats item and
  * the page from one key-condition Query, so page 1 costs the same for 10 or 100 000 notifications.
  *
- * `orderby=id` uses the same index as `created_at`: ids are allocated at creation from the sequence and no path
- * creates a notification with a past `created_at`, so id order and time order agree (notifications created within
- * the same millisecond by concurrent requests may differ; within a page they are ordered by id).
+ * `orderby=id` uses the same index as `created_at`: the service allocates ids at creation from the sequence, so for
+ * every notification it emits, id order and time order agree (up to requests racing within one millisecond).
+ * Imported history keeps the `created_at` the operator gave it; where that disagrees with id order, pages follow
+ * `created_at` and each page is ordered by id. A fourth copy per notification would buy exact id order for that
+ * case only; the trade is documented in shared/db/access-patterns/notifications.md.
  */
 export async function listNotifications(caller: Caller, input: ListNotificationsInput) {
   const [stats, page] = await Promise.all([
