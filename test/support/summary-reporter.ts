@@ -16,7 +16,9 @@ export default class SummaryReporter implements Reporter {
         else if (state === 'failed') failed += 1;
         else skipped += 1;
       }
-      if (module.state() === 'failed' && module.children.size === 0) failed += 1;
+      // A module or suite can fail with no failing test (an import error, an empty suite, a hook): count it once.
+      const failedTests = [...module.children.allTests('failed')].length;
+      if (module.state() === 'failed' && failedTests === 0) failed += 1;
     }
     process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
