@@ -28,6 +28,9 @@ export interface NotificationEmission extends NotificationEvent {
  * the recipient's counters in one transaction, then, when the recipient's preferences ask for e-mail, enqueues a
  * message on the `mail` queue. Never notifies the actor. A failure to enqueue is logged and never fails the
  * emitting request, which never waits for SES. Answers the stored notification, or undefined when skipped.
+ *
+ * A route whose use case calls this needs `table: 'readWrite'` and `sendTo: ['mail']` in its catalogue line: the
+ * cloud grants nothing else, and a refused send would only be logged.
  */
 export async function emitNotification(
   emission: NotificationEmission,
