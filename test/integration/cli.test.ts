@@ -22,6 +22,7 @@ import {
 import { authenticate } from '../../shared/domain/auth/authenticate.ts';
 import { findNotificationById } from '../../shared/domain/notifications/notification-repository.ts';
 import { getSettings } from '../../shared/domain/settings/settings-repository.ts';
+import type { ImportIdMap } from '../../shared/domain/import/build-import-writes.ts';
 
 /**
  * The operator CLI as operators and black-box tests use it: a subprocess whose stdout must be exactly one JSON
@@ -327,15 +328,7 @@ async function createUsers(suffix: string): Promise<{ bob: number; carol: number
   return { bob: bob.id, carol: carol.id };
 }
 
-interface IdMap {
-  users: Record<string, { id: number; username: string; app_password: string }>;
-  spaces: Record<string, number>;
-  topics: Record<string, number>;
-  courses: Record<string, { id: number; lessons: Record<string, number> }>;
-  feeds: Record<string, number>;
-  comments: Record<string, number>;
-  notifications: number[];
-}
+type IdMap = ImportIdMap;
 
 describe('import', () => {
   it('imports the spec example and prints the id map', async () => {
