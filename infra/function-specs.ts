@@ -6,7 +6,7 @@ import {
   type QueueEntry,
   ROUTES,
   type RouteEntry,
-} from './catalogue.ts';
+} from '../shared/catalogue/index.ts';
 
 /**
  * Every Lambda function the app deploys, derived from the catalogue (one per route, one per queue) plus the

@@ -1,4 +1,3 @@
-import type { QueueName } from './catalogue.ts';
 import type { StageName } from './config.ts';
 
 /**
@@ -19,10 +18,10 @@ export function functionName(stage: StageName, id: string): string {
   return name;
 }
 
-export function queueName(stage: StageName, queue: QueueName): string {
+export function queueName(stage: StageName, queue: string): string {
   return `${APP_NAME}-${stage}-${queue}`;
 }
 
-export function deadLetterQueueName(stage: StageName, queue: QueueName): string {
+export function deadLetterQueueName(stage: StageName, queue: string): string {
   return `${queueName(stage, queue)}-dlq`;
 }

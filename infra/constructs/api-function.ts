@@ -16,9 +16,10 @@ import {
   DEFAULT_MEMORY_MB,
   DEFAULT_TIMEOUT_SECONDS,
   type Grants,
-  type QueueName,
+  queueUrlVariable,
+  SECRETS,
   type SecretName,
-} from '../catalogue.ts';
+} from '../../shared/catalogue/index.ts';
 
 /** The repository root: entries in the catalogue are relative to it, and esbuild resolves from it. */
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -30,23 +31,14 @@ const STUB_CODE = 'exports.handler = async () => { throw new Error("bundling was
 export interface GrantableResources {
   readonly table: ITable;
   readonly bucket: IBucket;
-  readonly queues: Readonly<Record<QueueName, IQueue>>;
+  /** A catalogued queue by name; throws at synth for a name that is not catalogued. */
+  queue(name: string): IQueue;
   /** ARN of the SES identity the stage sends from. */
   readonly mailIdentityArn: string;
   readonly secrets: Readonly<Record<SecretName, ISecret>>;
 }
 
 type EnvName = keyof DeployedEnvironment;
-
-const QUEUE_URL_VARIABLE: Record<QueueName, EnvName> = {
-  mail: 'QUEUE_URL_MAIL',
-  migration: 'QUEUE_URL_MIGRATION',
-};
-
-const SECRET_ID_VARIABLE: Record<SecretName, EnvName> = {
-  passwordPepper: 'PASSWORD_PEPPER_SECRET_ID',
-  buddypressSource: 'BUDDYPRESS_SECRET_ID',
-};
 
 export interface ApiFunctionProps {
   /** Entry file relative to the repository root (a catalogue entry's `entry`). */
@@ -161,7 +153,7 @@ export class ApiFunction extends Construct {
     if (grants.table) this.bindTable(resources.table, grants.table);
     if (grants.bucket) this.bindBucket(resources.bucket, grants.bucket);
     if (grants.sendTo?.length)
-      this.bindQueues(grants.sendTo.map((name) => [name, resources.queues[name]] as const));
+      this.bindQueues(grants.sendTo.map((name) => [name, resources.queue(name)] as const));
     if (grants.mailer) this.bindMailer(resources.mailIdentityArn);
     if (grants.secrets?.length) {
       this.bindSecrets(grants.secrets.map((name) => [name, resources.secrets[name]] as const));
@@ -195,10 +187,10 @@ export class ApiFunction extends Construct {
   }
 
   /** `sqs:SendMessage` (and its batch/attribute companions) on these queues only; sets `QUEUE_URL_<NAME>`. */
-  bindQueues(queues: readonly (readonly [QueueName, IQueue])[]): void {
+  bindQueues(queues: readonly (readonly [string, IQueue])[]): void {
     for (const [name, queue] of queues) {
       queue.grantSendMessages(this.function);
-      this.setEnv(QUEUE_URL_VARIABLE[name], queue.queueUrl);
+      this.setEnv(queueUrlVariable(name) as EnvName, queue.queueUrl);
     }
   }
 
@@ -213,7 +205,7 @@ export class ApiFunction extends Construct {
   bindSecrets(secrets: readonly (readonly [SecretName, ISecret])[]): void {
     for (const [name, secret] of secrets) {
       secret.grantRead(this.function);
-      this.setEnv(SECRET_ID_VARIABLE[name], secret.secretArn);
+      this.setEnv(SECRETS[name].idVariable, secret.secretArn);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { type QueueEntry, visibilityTimeoutSeconds } from '../catalogue.ts';
+import { type QueueEntry, visibilityTimeoutSeconds } from '../../shared/catalogue/index.ts';
 
 export interface WorkQueueProps {
   readonly entry: QueueEntry;

@@ -8,7 +8,7 @@ import type {
   APIGatewayRequestAuthorizerEventV2,
   Context,
 } from 'aws-lambda';
-import { API_BASE_PATH, FALLBACK_ROUTE, ROUTES, type RouteEntry } from '../catalogue.ts';
+import { API_BASE_PATH, FALLBACK_ROUTE, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
 import { createRouteMatcher } from './route-matcher.ts';
 
 /**

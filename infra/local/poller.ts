@@ -19,7 +19,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
-import { DEFAULT_MEMORY_MB, type QueueEntry } from '../catalogue.ts';
+import { DEFAULT_MEMORY_MB, type QueueEntry } from '../../shared/catalogue/index.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators.ts';
 
 export interface PolledQueue {

@@ -16,7 +16,12 @@ import {
   SetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { QUEUES, type QueueEntry, type QueueName, visibilityTimeoutSeconds } from '../catalogue.ts';
+import {
+  QUEUES,
+  type QueueEntry,
+  type QueueName,
+  visibilityTimeoutSeconds,
+} from '../../shared/catalogue/index.ts';
 import { createTableInput } from '../../shared/db/table-definition.ts';
 import type { FunctionEnvironment } from '../../shared/config/env.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators.ts';

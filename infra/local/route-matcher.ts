@@ -1,4 +1,4 @@
-import type { RouteEntry } from '../catalogue.ts';
+import type { RouteEntry } from '../../shared/catalogue/index.ts';
 
 export interface RouteMatch<R extends RouteEntry> {
   readonly route: R;

@@ -4,7 +4,7 @@ import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-ap
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { API_BASE_PATH, FALLBACK_ROUTE, ROUTES, type RouteEntry } from '../catalogue.ts';
+import { API_BASE_PATH, FALLBACK_ROUTE, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
 import type { StageConfig } from '../config.ts';
 import type { ApiFunction, GrantableResources } from '../constructs/api-function.ts';
 import { catalogueFunction } from '../constructs/catalogue-function.ts';

@@ -1,5 +1,11 @@
 import type { App } from 'aws-cdk-lib';
-import { FALLBACK_ROUTE, QUEUES, type QueueEntry, ROUTES, type RouteEntry } from '../catalogue.ts';
+import {
+  FALLBACK_ROUTE,
+  QUEUES,
+  type QueueEntry,
+  ROUTES,
+  type RouteEntry,
+} from '../../shared/catalogue/index.ts';
 import type { StageConfig } from '../config.ts';
 import { allFunctionSpecs } from '../function-specs.ts';
 import { stackName } from '../naming.ts';

@@ -5,7 +5,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { QUEUES, type QueueEntry, type QueueName, type SecretName } from '../catalogue.ts';
+import { QUEUES, type QueueEntry, type SecretName } from '../../shared/catalogue/index.ts';
 import type { StageConfig } from '../config.ts';
 import { AppTable } from '../constructs/app-table.ts';
 import type { GrantableResources } from '../constructs/api-function.ts';
@@ -33,8 +33,7 @@ const BUDDYPRESS_PLACEHOLDER = { host: '', port: 3306, user: '', database: '', t
 export class DataStack extends Stack implements GrantableResources {
   readonly table: dynamodb.Table;
   readonly bucket: s3.Bucket;
-  readonly queues: Readonly<Record<QueueName, sqs.IQueue>>;
-  readonly workQueues: ReadonlyMap<QueueName, WorkQueue>;
+  readonly workQueues: ReadonlyMap<string, WorkQueue>;
   readonly mailIdentity: ses.EmailIdentity;
   readonly mailIdentityArn: string;
   readonly secrets: Readonly<Record<SecretName, secretsmanager.ISecret>>;
@@ -46,7 +45,7 @@ export class DataStack extends Stack implements GrantableResources {
     this.table = new AppTable(this, 'AppTable').table;
     this.bucket = new MediaBucket(this, 'Media', { corsOrigins: config.corsOrigins }).bucket;
 
-    const workQueues = new Map<QueueName, WorkQueue>();
+    const workQueues = new Map<string, WorkQueue>();
     for (const entry of props.queues ?? QUEUES) {
       workQueues.set(
         entry.name,
@@ -58,14 +57,6 @@ export class DataStack extends Stack implements GrantableResources {
       );
     }
     this.workQueues = workQueues;
-    // A grant naming a queue that is not catalogued fails here, at synth, with the queue's name.
-    this.queues = new Proxy({} as Record<QueueName, sqs.IQueue>, {
-      get: (_target, name: string) => {
-        const found = workQueues.get(name as QueueName);
-        if (!found) throw new Error(`Queue "${name}" is granted but not catalogued in QUEUES`);
-        return found.queue;
-      },
-    });
 
     const [, domain] = config.mail.from.split('@');
     this.mailIdentity = new ses.EmailIdentity(this, 'MailIdentity', {
@@ -103,5 +94,12 @@ export class DataStack extends Stack implements GrantableResources {
       'Credentials of an external BuddyPress database we do not administer; operators rotate them there.',
     );
     this.secrets = { passwordPepper: pepper, buddypressSource: buddypress };
+  }
+
+  /** A grant naming a queue that is not catalogued fails here, at synth, with the queue's name. */
+  queue(name: string): sqs.IQueue {
+    const found = this.workQueues.get(name);
+    if (!found) throw new Error(`Queue "${name}" is granted but not catalogued in QUEUES`);
+    return found.queue;
   }
 }

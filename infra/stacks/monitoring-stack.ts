@@ -4,7 +4,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import { QUEUES, type QueueEntry } from '../catalogue.ts';
+import { QUEUES, type QueueEntry } from '../../shared/catalogue/index.ts';
 import type { StageConfig } from '../config.ts';
 import type { FunctionSpec } from '../function-specs.ts';
 import { acknowledge } from '../nag.ts';

@@ -1,7 +1,7 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
-import { QUEUES, type QueueEntry } from '../catalogue.ts';
+import { QUEUES, type QueueEntry } from '../../shared/catalogue/index.ts';
 import type { StageConfig } from '../config.ts';
 import type { ApiFunction, GrantableResources } from '../constructs/api-function.ts';
 import { catalogueFunction } from '../constructs/catalogue-function.ts';
@@ -33,7 +33,7 @@ export class WorkersStack extends Stack {
     for (const entry of props.queues ?? QUEUES) {
       const fn = catalogueFunction(this, workerSpec(entry), context);
       fn.function.addEventSource(
-        new SqsEventSource(props.resources.queues[entry.name], {
+        new SqsEventSource(props.resources.queue(entry.name), {
           batchSize: entry.batchSize,
           // A failed record is retried alone; the rest of the batch is not processed twice.
           reportBatchItemFailures: true,

@@ -1,33 +1,49 @@
 import * as v from 'valibot';
+import { QUEUE_NAMES, type QueueUrlVariable, queueUrlVariable } from '../catalogue/queues.ts';
+import { SECRET_NAMES, SECRETS, type SecretIdVariable } from '../catalogue/secrets.ts';
 
 /**
  * The environment every function receives, as a schema. CDK sets exactly these variables
- * (infra/constructs/api-function.ts types its `environment` from `FunctionEnvironment`), the local stack sets the
- * same names with emulator endpoints, and each function parses it once per cold start.
+ * (infra/constructs/api-function.ts types its `environment` from `DeployedEnvironment`), the local stack sets the
+ * same names with emulator endpoints, and each function parses it once per cold start. Queue URL and secret id
+ * variables are derived from the catalogue, so a new queue or secret needs no edit here.
  */
 const optionalUrl = v.optional(v.pipe(v.string(), v.url()));
+const optionalString = v.optional(v.string(), '');
+
+const queueUrlEntries = Object.fromEntries(
+  QUEUE_NAMES.map((name) => [queueUrlVariable(name), optionalString]),
+) as Record<QueueUrlVariable, typeof optionalString>;
+
+const secretIdEntries = Object.fromEntries(
+  SECRET_NAMES.map((name) => [SECRETS[name].idVariable, optionalString]),
+) as Record<SecretIdVariable, typeof optionalString>;
 
 export const FunctionEnvironmentSchema = v.object({
   STAGE: v.optional(v.string(), 'local'),
   TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
-  MEDIA_BUCKET: v.optional(v.string(), ''),
-  /** Queue URLs, one per catalogued queue: `QUEUE_URL_MAIL`, `QUEUE_URL_MIGRATION`. */
-  QUEUE_URL_MAIL: v.optional(v.string(), ''),
-  QUEUE_URL_MIGRATION: v.optional(v.string(), ''),
+  MEDIA_BUCKET: optionalString,
+  /** Queue URLs, one per catalogued queue: `QUEUE_URL_<NAME>`. */
+  ...queueUrlEntries,
+  /** Secret ids (cloud), one per catalogued secret: e.g. `PASSWORD_PEPPER_SECRET_ID`. */
+  ...secretIdEntries,
   MAIL_FROM: v.optional(v.string(), 'community@example.com'),
   /** Comma-separated allowed CORS origins, or `*` (local only). */
   CORS_ORIGINS: v.optional(v.string(), '*'),
+  /**
+   * The origin and base path clients use (`https://api.example.com/v2`); absolute links (paginator URLs) are
+   * built from it, never from request headers a client controls.
+   */
+  PUBLIC_BASE_URL: v.optional(v.string(), ''),
   /** Local stack and tests: the pepper itself. Cloud: empty, and PASSWORD_PEPPER_SECRET_ID names the secret. */
-  PASSWORD_PEPPER: v.optional(v.string(), ''),
-  PASSWORD_PEPPER_SECRET_ID: v.optional(v.string(), ''),
-  BUDDYPRESS_SECRET_ID: v.optional(v.string(), ''),
+  PASSWORD_PEPPER: optionalString,
   /** Local stack only: emulator endpoints. Unset in the cloud, where the SDK's defaults apply. */
   DYNAMODB_ENDPOINT: optionalUrl,
   S3_ENDPOINT: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
   SES_ENDPOINT: optionalUrl,
   /** Local stack only: the base URL clients see for stored media (the emulator's path-style bucket URL). */
-  MEDIA_PUBLIC_BASE_URL: v.optional(v.string(), ''),
+  MEDIA_PUBLIC_BASE_URL: optionalString,
   /** Checks every response against its contract before sending; on locally and in tests, off in production. */
   VALIDATE_RESPONSES: v.optional(v.picklist(['true', 'false']), 'false'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
@@ -42,12 +58,11 @@ export type DeployedEnvironment = Pick<
   | 'STAGE'
   | 'TABLE_NAME'
   | 'MEDIA_BUCKET'
-  | 'QUEUE_URL_MAIL'
-  | 'QUEUE_URL_MIGRATION'
+  | QueueUrlVariable
+  | SecretIdVariable
   | 'MAIL_FROM'
   | 'CORS_ORIGINS'
-  | 'PASSWORD_PEPPER_SECRET_ID'
-  | 'BUDDYPRESS_SECRET_ID'
+  | 'PUBLIC_BASE_URL'
   | 'LOG_LEVEL'
 >;
 

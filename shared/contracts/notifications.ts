@@ -14,10 +14,9 @@ import { memberSummarySchema } from './members.ts';
 import {
   DIGEST_FREQUENCIES,
   EMAIL_PREFERENCE_KEYS,
-  type MailMessage,
   NOTIFICATION_TYPES,
   PUSH_PREFERENCE_KEYS,
-} from '../domain/notifications/notification-vocabulary.ts';
+} from '../vocabulary/notifications.ts';
 import { defineOperation } from './operation.ts';
 
 const TAGS = ['Notifications'];
@@ -172,16 +171,6 @@ export const updateNotificationPreferences = defineOperation({
   }),
   response: v.object({ message: v.string(), data: notificationPreferencesSchema }),
   errors: [INVALID],
-});
-
-// ---- Queue messages -----------------------------------------------------------------------------------------
-
-/** A message on the `mail` queue: one e-mail, with a deterministic id so a redelivery is not sent twice. */
-export const mailMessageSchema: v.GenericSchema<unknown, MailMessage> = v.object({
-  dedupe_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9:_-]{1,200}$/)),
-  to: v.pipe(v.string(), v.email()),
-  subject: v.pipe(v.string(), v.minLength(1), v.maxLength(998)),
-  text: v.string(),
 });
 
 export { DIGEST_FREQUENCIES, EMAIL_PREFERENCE_KEYS, NOTIFICATION_TYPES, PUSH_PREFERENCE_KEYS };

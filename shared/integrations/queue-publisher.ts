@@ -1,6 +1,8 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { QueueName } from '../../infra/catalogue.ts';
+import * as v from 'valibot';
+import { type QueueName, queueUrlVariable } from '../catalogue/queues.ts';
 import { env } from '../config/env.ts';
+import { QUEUE_MESSAGES, type QueueMessage } from '../messages/index.ts';
 
 let client: SQSClient | undefined;
 
@@ -14,19 +16,22 @@ export function queueClient(): SQSClient {
 }
 
 function queueUrl(queue: QueueName): string {
-  const urls: Record<QueueName, string> = {
-    mail: env().QUEUE_URL_MAIL,
-    migration: env().QUEUE_URL_MIGRATION,
-  };
-  const url = urls[queue];
-  if (!url) throw new Error(`No URL configured for queue ${queue}`);
+  const url = env()[queueUrlVariable(queue)];
+  if (!url) throw new Error(`No URL configured for queue ${queue} (${queueUrlVariable(queue)})`);
   return url;
 }
 
-/** Sends one JSON message to a catalogued queue; answers the SQS message id. */
-export async function publish(queue: QueueName, message: unknown): Promise<string | undefined> {
+/**
+ * Sends one message to a catalogued queue after checking it against the queue's message contract (the worker
+ * checks it again on receipt); answers the SQS message id.
+ */
+export async function publish<Q extends QueueName>(
+  queue: Q,
+  message: QueueMessage<Q>,
+): Promise<string | undefined> {
+  const checked = v.parse(QUEUE_MESSAGES[queue], message);
   const result = await queueClient().send(
-    new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: JSON.stringify(message) }),
+    new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: JSON.stringify(checked) }),
   );
   return result.MessageId;
 }

@@ -1,25 +1,29 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
-import type { AnySchema } from '../contracts/operation.ts';
+import type { QueueName } from '../catalogue/queues.ts';
+import { QUEUE_MESSAGES, type QueueMessage } from '../messages/index.ts';
 import { logger } from '../observability/logger.ts';
 
 /**
- * The one SQS worker factory: each record's JSON body is parsed against the queue's message schema and processed;
- * records that fail (malformed, or processing threw) are returned as `batchItemFailures`, so only they are
- * redelivered and, after `maxReceiveCount` deliveries, moved to the dead-letter queue. The others are deleted.
+ * The one SQS worker factory: each record's JSON body is parsed against the queue's message contract
+ * (shared/messages, the same schema the publisher checks) and processed; records that fail (malformed, or
+ * processing threw) are returned as `batchItemFailures`, so only they are redelivered and, after
+ * `maxReceiveCount` deliveries, moved to the dead-letter queue. The others are deleted.
  */
-export function sqsHandler<S extends AnySchema>(
-  messageSchema: S,
-  processRecord: (message: v.InferOutput<S>, record: SQSRecord) => Promise<void>,
+export function sqsHandler<Q extends QueueName>(
+  queue: Q,
+  processRecord: (message: QueueMessage<Q>, record: SQSRecord) => Promise<unknown>,
 ) {
+  const messageSchema = QUEUE_MESSAGES[queue];
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     for (const record of event.Records) {
       const fields = {
+        queue,
         messageId: record.messageId,
         receiveCount: record.attributes?.ApproximateReceiveCount,
       };
-      let message: v.InferOutput<S>;
+      let message: QueueMessage<Q>;
       try {
         const parsed = v.safeParse(messageSchema, JSON.parse(record.body));
         if (!parsed.success) {
@@ -30,7 +34,7 @@ export function sqsHandler<S extends AnySchema>(
           failures.push({ itemIdentifier: record.messageId });
           continue;
         }
-        message = parsed.output;
+        message = parsed.output as QueueMessage<Q>;
       } catch (error) {
         logger.error('message body is not JSON', { ...fields, error });
         failures.push({ itemIdentifier: record.messageId });

@@ -1,7 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AccessLevel, ROUTES, type RouteEntry } from '../../infra/catalogue.ts';
+import { type AccessLevel, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
 import { CONTRACTS } from '../../shared/contracts/index.ts';
 import type { Operation } from '../../shared/contracts/operation.ts';
 import { type ApiResponse, api, createTestUser, type TestUser, uniqueLogin } from '../support/api.ts';

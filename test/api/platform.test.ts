@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../infra/catalogue.ts';
+import { ROUTES } from '../../shared/catalogue/index.ts';
 import { CONTRACTS } from '../../shared/contracts/index.ts';
 import { objectEntries } from '../../shared/http/openapi/schema.ts';
 import { type ApiResponse, api, apiUrl, createTestUser, type TestUser } from '../support/api.ts';

@@ -1,7 +1,7 @@
 import { type CfnResource as CdkCfnResource, Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import type { Grants, QueueName } from '#infra/catalogue.ts';
+import type { Grants } from '#shared/catalogue/index.ts';
 import { functionName } from '#infra/naming.ts';
 import { type CfnResource, resources, type SynthesizedApp, synthApp } from './synth-app.ts';
 
@@ -54,9 +54,9 @@ function logicalId(construct: { node: { defaultChild?: unknown } }): string {
 }
 
 /** The data-stack logical ids a function's grants (and, for a worker, its own queue) allow it to reference. */
-function expectedTargets(app: SynthesizedApp, grants: Grants, consumes?: QueueName): Set<string> {
+function expectedTargets(app: SynthesizedApp, grants: Grants, consumes?: string): Set<string> {
   const { data } = app.stacks;
-  const queue = (name: QueueName) => {
+  const queue = (name: string) => {
     const found = data.workQueues.get(name);
     if (!found) throw new Error(`queue ${name} not in data stack`);
     return logicalId(found.queue);

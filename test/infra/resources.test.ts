@@ -2,7 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
-import type { RouteEntry } from '#infra/catalogue.ts';
+import type { RouteEntry } from '#shared/catalogue/index.ts';
 import { APP_CONTEXT, stageConfig } from '#infra/config.ts';
 import { ProjectChecks } from '#infra/nag.ts';
 import { deadLetterQueueName, functionName, queueName } from '#infra/naming.ts';

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { stageConfig } from '#infra/config.ts';
-import { API_BASE_PATH } from '#infra/catalogue.ts';
+import { API_BASE_PATH } from '#shared/catalogue/index.ts';
 import { functionName } from '#infra/naming.ts';
 import { resources, synthApp } from './synth-app.ts';
 

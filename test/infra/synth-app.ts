@@ -1,6 +1,6 @@
 import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { FALLBACK_ROUTE, type QueueEntry, ROUTES, QUEUES, type RouteEntry } from '#infra/catalogue.ts';
+import { FALLBACK_ROUTE, type QueueEntry, ROUTES, QUEUES, type RouteEntry } from '#shared/catalogue/index.ts';
 import { APP_CONTEXT, stageConfig } from '#infra/config.ts';
 import { allFunctionSpecs } from '#infra/function-specs.ts';
 import { createStacks } from '#infra/stacks/create-stacks.ts';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteEntry } from '../../infra/catalogue.ts';
+import type { RouteEntry } from '../../shared/catalogue/index.ts';
 import { type Gateway, startGateway } from '../../infra/local/gateway.ts';
 
 /** The local API Gateway stand-in, on routes of its own: event shape, limits, timeouts and failures. */

@@ -9,7 +9,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { QueueEntry } from '../../infra/catalogue.ts';
+import type { QueueEntry } from '../../shared/catalogue/index.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../infra/local/emulators.ts';
 import { type Poller, startPoller } from '../../infra/local/poller.ts';
 import { type ProvisionedQueue, provision } from '../../infra/local/provision.ts';

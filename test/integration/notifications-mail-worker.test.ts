@@ -2,7 +2,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { handler } from '../../functions/workers/send-mail.ts';
 import { mailerClient } from '../../shared/integrations/mailer.ts';
-import type { MailMessage } from '../../shared/domain/notifications/notification-vocabulary.ts';
+import type { MailMessage } from '../../shared/messages/index.ts';
 
 /** The mail worker called directly with SQS events, against DynamoDB Local and the SES emulator. */
 

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 // Type-only: makes 'vitest' resolvable for the augmentation below without loading it into the main process.
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
-import type { QueueName } from '../../infra/catalogue.ts';
+import type { QueueName } from '../../shared/catalogue/index.ts';
 import { generatePepper, type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 
 /** What tests get from `inject('stack')`; plain data (it crosses into worker processes). */

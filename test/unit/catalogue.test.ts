@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_ROUTE, QUEUES, ROUTES, type RouteEntry } from '../../infra/catalogue.ts';
+import { FALLBACK_ROUTE, QUEUES, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
 import { CONTRACTS, isOperation } from '../../shared/contracts/index.ts';
 import type { Operation } from '../../shared/contracts/operation.ts';
 import { objectEntries } from '../../shared/http/openapi/schema.ts';

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ROUTES, type RouteEntry } from '../../infra/catalogue.ts';
+import { ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
 import { CONTRACTS } from '../../shared/contracts/index.ts';
 import { idParam, pageQuery, perPageQuery } from '../../shared/contracts/fields.ts';
 import { defineOperation, type Operation } from '../../shared/contracts/operation.ts';

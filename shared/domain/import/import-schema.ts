@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NOTIFICATION_TYPES } from '../notifications/notification-vocabulary.ts';
+import { NOTIFICATION_TYPES } from '../../vocabulary/notifications.ts';
 import { COMMUNITY_ROLES, HOST_ROLES, PROFILE_STATUSES } from '../auth/caller.ts';
 import { COURSE_TYPES, DEFAULT_COURSE_SETTINGS, LESSON_STATUSES } from '../courses/course-item.ts';
 import { QuizSchema } from '../courses/quiz-schema.ts';

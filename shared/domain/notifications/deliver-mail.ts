@@ -1,4 +1,4 @@
-import type { MailMessage } from './notification-vocabulary.ts';
+import type { MailMessage } from '../../messages/index.ts';
 import { sendMail } from '../../integrations/mailer.ts';
 import { logger } from '../../observability/logger.ts';
 import { isMailSent, recordMailSent } from './mail-delivery-repository.ts';

@@ -1,4 +1,3 @@
-import type { MailMessage } from './notification-vocabulary.ts';
 import { nextId } from '../../db/sequence.ts';
 import { publish } from '../../integrations/queue-publisher.ts';
 import { logger } from '../../observability/logger.ts';
@@ -79,13 +78,12 @@ async function enqueueMailIfWanted(item: NotificationItem): Promise<void> {
       findUserById(item.user_id),
     ]);
     if (!wantsEmail(preferences, item.type) || !recipient?.email) return;
-    const message: MailMessage = {
+    await publish('mail', {
       dedupe_id: `notification-${item.id}`,
       to: recipient.email,
       subject: item.title || 'New notification',
       text: [item.message, item.action_url].filter(Boolean).join('\n\n'),
-    };
-    await publish('mail', message);
+    });
   } catch (error) {
     logger.error('could not enqueue notification e-mail', { notificationId: item.id, error });
   }

@@ -1,6 +1,6 @@
-import type { NOTIFICATION_TYPES } from './notification-vocabulary.ts';
+import type { NotificationType } from '../../vocabulary/notifications.ts';
 
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export type { NotificationType };
 
 /** A notification as stored (`NOTIF#<id>` / `NOTIF`, and its type copy). Mappers turn it into the contract shape. */
 export interface NotificationItem {

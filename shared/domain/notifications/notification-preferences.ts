@@ -3,7 +3,7 @@ import {
   type DIGEST_FREQUENCIES,
   EMAIL_PREFERENCE_KEYS,
   PUSH_PREFERENCE_KEYS,
-} from './notification-vocabulary.ts';
+} from '../../vocabulary/notifications.ts';
 import { db, tableName } from '../../db/client.ts';
 import { notificationPreferencesKey } from '../../db/keys.ts';
 import type { NotificationType } from './notification-item.ts';

@@ -1,4 +1,4 @@
-import { API_BASE_PATH, type AccessLevel, ROUTES, type RouteEntry } from '../../../infra/catalogue.ts';
+import { API_BASE_PATH, type AccessLevel, ROUTES, type RouteEntry } from '../../catalogue/index.ts';
 import { bareErrorBodySchema, errorBodySchema } from '../../contracts/envelopes.ts';
 import { CONTRACTS } from '../../contracts/index.ts';
 import type { AnySchema, ErrorEnvelope, Operation } from '../../contracts/operation.ts';

@@ -1,7 +1,7 @@
 /**
- * The notifications domain's vocabulary: the contract's notification types, the preference flags and digest
- * frequencies, and the mail message the emitter queues for the mail worker. Contracts build their schemas from
- * these lists, so the domain never depends on the HTTP contracts.
+ * The notification vocabulary: the contract's notification types, the preference flags and the digest
+ * frequencies. Contracts build their schemas from these lists and the domain its rules, so neither imports the
+ * other (README, import rules).
  */
 /** The contract's notification `type` values (community-api.md, Events). */
 export const NOTIFICATION_TYPES = [
@@ -27,10 +27,7 @@ export const EMAIL_PREFERENCE_KEYS = [
 export const PUSH_PREFERENCE_KEYS = ['new_comment', 'new_reaction', 'mention'] as const;
 export const DIGEST_FREQUENCIES = ['daily', 'weekly', 'never'] as const;
 
-/** One e-mail on the mail queue; `dedupe_id` makes a redelivered message send at most once. */
-export interface MailMessage {
-  readonly dedupe_id: string;
-  readonly to: string;
-  readonly subject: string;
-  readonly text: string;
-}
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export type EmailPreferenceKey = (typeof EMAIL_PREFERENCE_KEYS)[number];
+export type PushPreferenceKey = (typeof PUSH_PREFERENCE_KEYS)[number];
+export type DigestFrequency = (typeof DIGEST_FREQUENCIES)[number];

@@ -1,0 +1,32 @@
+import type { RouteEntry } from './routes/route.ts';
+import { NOTIFICATION_ROUTES } from './routes/notifications.ts';
+import { PLATFORM_ROUTES } from './routes/platform.ts';
+
+/**
+ * The route and queue catalogue: the single list of every HTTP route and every queue. CDK (functions, routes,
+ * grants), the local gateway and poller, the OpenAPI document and the permission tests all read it; nothing
+ * else wires an endpoint. Each domain lists its routes in `routes/<domain>.ts`; this module joins them.
+ *
+ * Adding an endpoint = a contract in shared/contracts, a use case in shared/domain, one line in its domain's
+ * route list, tests.
+ */
+export const ROUTES: readonly RouteEntry[] = [...PLATFORM_ROUTES, ...NOTIFICATION_ROUTES];
+
+export { FALLBACK_ROUTE } from './routes/platform.ts';
+export type { CatalogueRoute, Grants, QueueEntry, RouteEntry } from './routes/route.ts';
+export {
+  QUEUE_NAMES,
+  QUEUES,
+  type QueueName,
+  type QueueUrlVariable,
+  queueUrlVariable,
+  visibilityTimeoutSeconds,
+} from './queues.ts';
+export { SECRET_NAMES, SECRETS, type SecretIdVariable, type SecretName } from './secrets.ts';
+export {
+  API_BASE_PATH,
+  type AccessLevel,
+  DEFAULT_MEMORY_MB,
+  DEFAULT_TIMEOUT_SECONDS,
+  type HttpMethod,
+} from './types.ts';

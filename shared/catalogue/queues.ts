@@ -1,0 +1,32 @@
+import type { SecretName } from './secrets.ts';
+import type { QueueEntryOf } from './types.ts';
+
+/**
+ * Every queue and its worker. A new queue is one entry here: its name types `publish()`, its URL variable
+ * (`QUEUE_URL_<NAME>`) joins the function environment schema, CDK creates it with its DLQ and grants, and the
+ * local stack provisions and polls it.
+ */
+export const QUEUES = [
+  {
+    name: 'mail',
+    entry: 'functions/workers/send-mail.ts',
+    grants: { mailer: true, table: 'readWrite' },
+    batchSize: 10,
+    timeoutSeconds: 30,
+    maxReceiveCount: 3,
+    maxConcurrency: 2,
+  },
+] as const satisfies readonly QueueEntryOf<string, string, SecretName>[];
+
+export type QueueName = (typeof QUEUES)[number]['name'];
+export const QUEUE_NAMES = QUEUES.map((queue) => queue.name) as QueueName[];
+
+/** The environment variable carrying a queue's URL: `mail` → `QUEUE_URL_MAIL`. */
+export type QueueUrlVariable = `QUEUE_URL_${Uppercase<QueueName>}`;
+export const queueUrlVariable = <N extends string>(name: N): `QUEUE_URL_${Uppercase<N>}` =>
+  `QUEUE_URL_${name.toUpperCase()}` as `QUEUE_URL_${Uppercase<N>}`;
+
+/** Visibility timeout for a queue: six times its consumer's timeout, as AWS advises for Lambda event sources. */
+export function visibilityTimeoutSeconds(queue: { readonly timeoutSeconds: number }): number {
+  return queue.timeoutSeconds * 6;
+}

@@ -1,0 +1,68 @@
+import type { CatalogueRoute } from './route.ts';
+
+export const NOTIFICATION_ROUTES = [
+  {
+    operationId: 'listNotifications',
+    method: 'GET',
+    path: '/notifications',
+    access: 'owner',
+    entry: 'functions/http/notifications/list-notifications.ts',
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'listUnreadNotifications',
+    method: 'GET',
+    path: '/notifications/unread',
+    access: 'owner',
+    entry: 'functions/http/notifications/list-unread-notifications.ts',
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'markNotificationRead',
+    method: 'POST',
+    path: '/notifications/{id}/read',
+    access: 'owner',
+    entry: 'functions/http/notifications/mark-notification-read.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'markAllNotificationsRead',
+    method: 'POST',
+    path: '/notifications/mark-all-read',
+    access: 'owner',
+    entry: 'functions/http/notifications/mark-all-notifications-read.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'deleteNotification',
+    method: 'DELETE',
+    path: '/notifications/{id}',
+    access: 'owner',
+    entry: 'functions/http/notifications/delete-notification.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'deleteAllNotifications',
+    method: 'DELETE',
+    path: '/notifications/delete-all',
+    access: 'owner',
+    entry: 'functions/http/notifications/delete-all-notifications.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'getNotificationPreferences',
+    method: 'GET',
+    path: '/profile/notification-preferences',
+    access: 'authenticated',
+    entry: 'functions/http/notifications/get-notification-preferences.ts',
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'updateNotificationPreferences',
+    method: 'PUT',
+    path: '/profile/notification-preferences',
+    access: 'authenticated',
+    entry: 'functions/http/notifications/update-notification-preferences.ts',
+    grants: { table: 'readWrite' },
+  },
+] as const satisfies readonly CatalogueRoute[];

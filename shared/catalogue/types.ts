@@ -1,0 +1,70 @@
+/**
+ * The shapes of the route and queue catalogue, generic in the queue and secret names so the lists that define
+ * those names can be checked against them (index.ts exports the concrete `RouteEntry`, `QueueEntry`, `Grants`). Plain data on purpose: no handler code, no SDK, no schema library,
+ * so CDK (infra/), the local gateway and poller (infra/local/), the OpenAPI generator and runtime code (queue
+ * publisher, environment schema) can all read the same lists without any of them importing the others.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * Who may call a route, as the contract states it. Only `public` skips authentication; every other level
+ * requires a valid, active caller and the finer decision is made by the domain's permission module. The level is
+ * also what the permission-matrix tests and the OpenAPI document read.
+ */
+export type AccessLevel =
+  | 'public'
+  | 'authenticated'
+  | 'owner'
+  | 'administrator'
+  | 'community_admin'
+  | 'course_admin'
+  | 'space_moderator'
+  | 'space_add_member'
+  | 'enrolled_student'
+  | 'privacy_gated';
+
+/** The resources a function may touch; CDK grants exactly these and nothing else. */
+export interface GrantsOf<Q extends string, S extends string> {
+  readonly table?: 'read' | 'readWrite';
+  readonly bucket?: 'read' | 'readWrite';
+  /** Queues this function sends to (names from the queue catalogue). */
+  readonly sendTo?: readonly Q[];
+  /** Sends e-mail through SES directly. */
+  readonly mailer?: boolean;
+  /** Secrets this function reads (names from the secret catalogue). */
+  readonly secrets?: readonly S[];
+}
+
+export interface RouteEntryOf<Q extends string, S extends string> {
+  readonly operationId: string;
+  readonly method: HttpMethod;
+  /** Path under the `/v2` base, with `{name}` placeholders. */
+  readonly path: string;
+  readonly access: AccessLevel;
+  /** Entry file, relative to the repository root. */
+  readonly entry: string;
+  readonly grants: GrantsOf<Q, S>;
+  /** Lambda memory in MB; default 512 (CPU scales with memory, and the first-invoke time with it). */
+  readonly memoryMb?: number;
+  /** Lambda timeout in seconds; default 29 (the gateway's integration limit is 30 s). */
+  readonly timeoutSeconds?: number;
+}
+
+export interface QueueEntryOf<N extends string, Q extends string, S extends string> {
+  readonly name: N;
+  /** The worker's entry file, relative to the repository root. */
+  readonly entry: string;
+  readonly grants: GrantsOf<Q, S>;
+  readonly batchSize: number;
+  readonly timeoutSeconds: number;
+  /** Deliveries before a message is moved to the queue's dead-letter queue. */
+  readonly maxReceiveCount: number;
+  readonly memoryMb?: number;
+  /** Caps concurrent batches so a backlog cannot starve the API or exceed a downstream rate (SES). */
+  readonly maxConcurrency?: number;
+}
+
+export const API_BASE_PATH = '/v2';
+export const DEFAULT_MEMORY_MB = 512;
+export const DEFAULT_TIMEOUT_SECONDS = 29;

@@ -1,0 +1,16 @@
+import type * as v from 'valibot';
+import type { QueueName } from '../catalogue/queues.ts';
+import { mailMessageSchema } from './mail.ts';
+
+/**
+ * The message contract of every catalogued queue. The publisher validates what it sends and the worker factory
+ * what it receives against the same schema, so a malformed message is refused at both ends. A new queue adds its
+ * schema here; the `satisfies` makes a catalogued queue without one a type error.
+ */
+export const QUEUE_MESSAGES = {
+  mail: mailMessageSchema,
+} as const satisfies Record<QueueName, v.GenericSchema>;
+
+export type QueueMessage<Q extends QueueName> = v.InferOutput<(typeof QUEUE_MESSAGES)[Q]>;
+
+export type { MailMessage } from './mail.ts';
