@@ -16,12 +16,12 @@ export interface ApiStackProps extends StackProps {
   readonly resources: GrantableResources;
   /**
    * The routes to deploy.
-   * @default ROUTES from infra/catalogue.ts
+   * @default ROUTES from shared/catalogue
    */
   readonly routes?: readonly RouteEntry[];
   /**
    * The catch-all behind the API's `$default` route (unknown paths and methods).
-   * @default FALLBACK_ROUTE from infra/catalogue.ts
+   * @default FALLBACK_ROUTE from shared/catalogue
    */
   readonly fallbackRoute?: RouteEntry;
   /**

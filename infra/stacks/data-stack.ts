@@ -18,7 +18,7 @@ export interface DataStackProps extends StackProps {
   readonly config: StageConfig;
   /**
    * The queues to create.
-   * @default QUEUES from infra/catalogue.ts
+   * @default QUEUES from shared/catalogue
    */
   readonly queues?: readonly QueueEntry[];
 }

@@ -18,7 +18,7 @@ export interface MonitoringStackProps extends StackProps {
   readonly functions: readonly FunctionSpec[];
   /**
    * Queues whose dead-letter queues to alarm on.
-   * @default QUEUES from infra/catalogue.ts
+   * @default QUEUES from shared/catalogue
    */
   readonly queues?: readonly QueueEntry[];
 }

@@ -12,7 +12,7 @@ export interface WorkersStackProps extends StackProps {
   readonly resources: GrantableResources;
   /**
    * The queues whose consumers to deploy.
-   * @default QUEUES from infra/catalogue.ts
+   * @default QUEUES from shared/catalogue
    */
   readonly queues?: readonly QueueEntry[];
   /**

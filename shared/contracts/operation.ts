@@ -19,7 +19,7 @@ export type ErrorEnvelope = 'standard' | 'bare';
 
 /**
  * An operation's contract: everything the handler factory validates and the OpenAPI document describes.
- * Method and path live in the catalogue (infra/catalogue.ts); the two meet by `operationId`.
+ * Method and path live in the catalogue (shared/catalogue); the two meet by `operationId`.
  */
 export interface Operation<
   P extends AnySchema | undefined = AnySchema | undefined,
