@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { resetEnvCache } from '../../shared/config/env.ts';
 import { resetPepperCache } from '../../shared/config/pepper.ts';
@@ -91,6 +91,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         queueUrls: provisioned.queueUrls,
       }),
       PASSWORD_PEPPER: options.pepper,
+      // Stable across restarts of one local store (cursors in links stay valid), yet distinct from the pepper.
+      CURSOR_KEY: createHash('sha256').update(`cursor-key:${options.pepper}`).digest('base64url'),
       CORS_ORIGINS: options.corsOrigins ?? '*',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       STAGE: 'local',

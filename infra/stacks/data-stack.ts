@@ -83,6 +83,16 @@ export class DataStack extends Stack implements GrantableResources {
       },
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    const cursorKey = new secretsmanager.Secret(this, 'CursorKey', {
+      description: 'Key that encrypts and authenticates the paging cursors in next_page_url links.',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledge(
+      cursorKey,
+      'AwsSolutions-SMG4',
+      'Rotating the cursor key only invalidates cursors in flight (clients get 400 and restart from page 1); rotate by hand if needed.',
+    );
     acknowledge(
       pepper,
       'AwsSolutions-SMG4',
@@ -93,7 +103,7 @@ export class DataStack extends Stack implements GrantableResources {
       'AwsSolutions-SMG4',
       'Credentials of an external BuddyPress database we do not administer; operators rotate them there.',
     );
-    this.secrets = { passwordPepper: pepper, buddypressSource: buddypress };
+    this.secrets = { passwordPepper: pepper, cursorKey, buddypressSource: buddypress };
   }
 
   /** A grant naming a queue that is not catalogued fails here, at synth, with the queue's name. */

@@ -4,9 +4,12 @@
  */
 export const SECRETS = {
   passwordPepper: { idVariable: 'PASSWORD_PEPPER_SECRET_ID', localVariable: 'PASSWORD_PEPPER' },
+  /** Key of the paging cursors (encrypted and authenticated, so a forged cursor never reaches DynamoDB). */
+  cursorKey: { idVariable: 'CURSOR_KEY_SECRET_ID', localVariable: 'CURSOR_KEY' },
   buddypressSource: { idVariable: 'BUDDYPRESS_SECRET_ID', localVariable: 'BUDDYPRESS_URL' },
 } as const;
 
 export type SecretName = keyof typeof SECRETS;
 export type SecretIdVariable = (typeof SECRETS)[SecretName]['idVariable'];
+export type SecretLocalVariable = (typeof SECRETS)[SecretName]['localVariable'];
 export const SECRET_NAMES = Object.keys(SECRETS) as SecretName[];

@@ -35,8 +35,10 @@ export const FunctionEnvironmentSchema = v.object({
    * built from it, never from request headers a client controls.
    */
   PUBLIC_BASE_URL: v.optional(v.string(), ''),
-  /** Local stack and tests: the pepper itself. Cloud: empty, and PASSWORD_PEPPER_SECRET_ID names the secret. */
+  /** Local stack and tests: secret values themselves. Cloud: empty, and the `*_SECRET_ID` variables name them. */
   PASSWORD_PEPPER: optionalString,
+  CURSOR_KEY: optionalString,
+  BUDDYPRESS_URL: optionalString,
   /** Local stack only: emulator endpoints. Unset in the cloud, where the SDK's defaults apply. */
   DYNAMODB_ENDPOINT: optionalUrl,
   S3_ENDPOINT: optionalUrl,

@@ -16,25 +16,32 @@ export const idParam = () =>
     v.minValue(1, 'must be a positive integer'),
   );
 
-/** An optional integer query parameter with bounds and a default. */
-export const intQuery = (options: { min: number; max?: number; default?: number }) => {
+/** An integer query value (it arrives as a string) within bounds. */
+const integerString = (options: { min: number; max?: number }) => {
   const bounds =
     options.max === undefined
       ? `must be an integer >= ${options.min}`
       : `must be an integer between ${options.min} and ${options.max}`;
-  const schema = v.pipe(
+  return v.pipe(
     v.string(),
     v.regex(/^-?\d{1,15}$/, bounds),
     v.transform(Number),
     v.minValue(options.min, bounds),
     v.maxValue(options.max ?? Number.MAX_SAFE_INTEGER, bounds),
   );
-  return options.default === undefined ? v.optional(schema) : v.optional(schema, String(options.default));
 };
 
+/** An optional integer query parameter with bounds (absent stays undefined). */
+export const intQuery = (options: { min: number; max?: number }) => v.optional(integerString(options));
+
+/** An integer query parameter with bounds and a default the contract applies (the handler always gets a number). */
+export const intQueryWithDefault = (options: { min: number; max?: number; default: number }) =>
+  v.optional(integerString(options), String(options.default));
+
 /** `page` (>= 1, default 1) and `per_page` (1..100, default per endpoint): decisions.md, pagination. */
-export const pageQuery = () => intQuery({ min: 1, default: 1 });
-export const perPageQuery = (defaultSize: number) => intQuery({ min: 1, max: 100, default: defaultSize });
+export const pageQuery = () => intQueryWithDefault({ min: 1, default: 1 });
+export const perPageQuery = (defaultSize: number) =>
+  intQueryWithDefault({ min: 1, max: 100, default: defaultSize });
 
 /** A boolean query parameter: `true`/`false`/`1`/`0`. */
 export const boolQuery = () =>

@@ -44,7 +44,12 @@ export interface Operation<
   readonly errorEnvelope?: ErrorEnvelope;
 }
 
-type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
+/**
+ * A declared part's parsed output (defaults applied by its schema), or `undefined` for a part the operation does
+ * not declare. `NonNullable` because the property is optional on `Operation`: a contract that declares `query`
+ * gives its handler a `query` that is always there.
+ */
+type Out<S> = [NonNullable<S>] extends [AnySchema] ? v.InferOutput<NonNullable<S>> : undefined;
 
 export interface OperationInput<O extends Operation> {
   readonly params: Out<O['params']>;

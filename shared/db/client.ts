@@ -1,12 +1,24 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env.ts';
+import { readMeter } from './read-meter.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
+const READ_COMMANDS = new Set([
+  'GetItemCommand',
+  'QueryCommand',
+  'BatchGetItemCommand',
+  'TransactGetItemsCommand',
+]);
+
+type Capacity = { CapacityUnits?: number } | undefined;
+
 /**
- * One DocumentClient per process, created on first use (not at import, so tests can set the environment
- * first). The SDK keeps TCP connections alive by default, which is most of a warm call's latency.
+ * One DocumentClient per process, created on first use (not at import, so tests can set the environment first).
+ * The SDK keeps TCP connections alive by default, which is most of a warm call's latency. Every read asks for its
+ * consumed capacity (free of charge) and adds it to the read meter, so cost is measured in one place, not in
+ * domain code.
  */
 export function db(): DynamoDBDocumentClient {
   if (!documentClient) {
@@ -16,6 +28,19 @@ export function db(): DynamoDBDocumentClient {
       ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT } : {}),
       maxAttempts: 4,
     });
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (!READ_COMMANDS.has(context.commandName ?? '')) return next(args);
+        const input = args.input as { ReturnConsumedCapacity?: string };
+        input.ReturnConsumedCapacity ??= 'TOTAL';
+        const result = await next(args);
+        const consumed = (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
+        for (const entry of Array.isArray(consumed) ? consumed : [consumed])
+          readMeter.add(entry?.CapacityUnits);
+        return result;
+      },
+      { step: 'initialize', name: 'readMeter' },
+    );
     documentClient = DynamoDBDocumentClient.from(client, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     });

@@ -1,13 +1,20 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import * as v from 'valibot';
+import { readSecret } from '../config/secrets.ts';
 
 /**
- * Opaque page cursors: a DynamoDB LastEvaluatedKey (all key attributes are strings in this table) together
- * with the page number it leads to and a fingerprint of the query, base64url-encoded. Decoding validates the
- * shape, and a cursor is used only by the query that issued it (same partition, filters and order), so a forged,
- * stale or foreign cursor degrades to the page-number path instead of reaching DynamoDB.
+ * Opaque page cursors. A cursor holds a DynamoDB LastEvaluatedKey, the page it leads to and a fingerprint of the
+ * query that issued it, encrypted and authenticated with AES-256-GCM under the stage's cursor key: clients cannot
+ * read the table's key layout from it, and a forged, truncated or altered cursor fails authentication, so it is
+ * refused before anything reaches DynamoDB.
+ *
+ * Layout: base64url(iv[12] | tag[16] | ciphertext).
  */
 const CursorSchema = v.object({
-  k: v.record(v.pipe(v.string(), v.regex(/^(pk|sk|gsi[1-3](pk|sk))$/)), v.pipe(v.string(), v.maxLength(512))),
+  k: v.record(
+    v.pipe(v.string(), v.regex(/^(pk|sk|gsi[1-9](pk|sk))$/)),
+    v.pipe(v.string(), v.maxLength(1024)),
+  ),
   p: v.pipe(v.number(), v.integer(), v.minValue(1)),
   q: v.pipe(v.string(), v.maxLength(64)),
 });
@@ -19,13 +26,33 @@ export interface DecodedCursor {
   readonly query: string;
 }
 
-export function encodeCursor(lastKey: Record<string, unknown>, page: number, query: string): string {
-  return Buffer.from(JSON.stringify({ k: lastKey, p: page, q: query }), 'utf8').toString('base64url');
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+async function cursorKey(): Promise<Buffer> {
+  // The secret may be any string; hashing gives the 32 bytes AES-256 needs.
+  return createHash('sha256')
+    .update(await readSecret('cursorKey'))
+    .digest();
 }
 
-export function decodeCursor(cursor: string): DecodedCursor | undefined {
+export async function encodeCursor(cursor: DecodedCursor): Promise<string> {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', await cursorKey(), iv);
+  const plain = JSON.stringify({ k: cursor.lastKey, p: cursor.page, q: cursor.query });
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+/** The cursor's contents, or undefined when it is not one this service issued (forged, altered, truncated). */
+export async function decodeCursor(cursor: string): Promise<DecodedCursor | undefined> {
+  const bytes = Buffer.from(cursor, 'base64url');
+  if (bytes.length <= IV_BYTES + TAG_BYTES) return undefined;
   try {
-    const parsed = v.safeParse(CursorSchema, JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    const decipher = createDecipheriv('aes-256-gcm', await cursorKey(), bytes.subarray(0, IV_BYTES));
+    decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    const plain = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+    const parsed = v.safeParse(CursorSchema, JSON.parse(plain.toString('utf8')));
     return parsed.success
       ? { lastKey: parsed.output.k, page: parsed.output.p, query: parsed.output.q }
       : undefined;

@@ -1,67 +1,94 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { invalidParams } from '../errors/app-error.ts';
 import { db, tableName } from './client.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import type { IndexName } from './table-definition.ts';
+import { keyCondition, type Partition } from './partition.ts';
+import { type ItemSchema, parseItem } from './reads.ts';
 
-export interface PageQuery {
-  /** Omit for the table's own key. */
-  readonly index?: IndexName;
-  readonly keyCondition: string;
-  readonly names?: Record<string, string>;
-  readonly values: Record<string, unknown>;
-  readonly filter?: string;
+export interface PageQuery<T> {
+  readonly partition: Partition;
+  readonly schema: ItemSchema<T>;
   /** Newest first is `false` (descending sort key). */
   readonly ascending: boolean;
   readonly page: number;
   readonly perPage: number;
-  /** A cursor from an earlier page's result; used only when it leads to exactly `page`. */
+  /** A cursor from an earlier page's result (`next_page_url`); honoured when it leads to exactly `page`. */
   readonly cursor?: string | undefined;
+  /**
+   * How many items the list holds, when the caller knows it from an aggregate: a page that starts at or past the
+   * end is answered empty without reading anything.
+   */
+  readonly total?: number | undefined;
+  /** A FilterExpression; the page is then filled from further reads (cost O(page + filtered out)). */
+  readonly filter?: {
+    readonly expression: string;
+    readonly names?: Record<string, string>;
+    readonly values?: Record<string, unknown>;
+  };
 }
 
 export interface PageResult<T> {
   readonly items: T[];
   /** Cursor to the page after this one, or null at the end. */
   readonly nextCursor: string | null;
-  readonly consumedReadUnits: number;
 }
+
+/**
+ * Without a cursor and without a known total, a jump to page N must skip (N-1) x perPage keys; beyond this many
+ * the request is refused and the client told to follow `next_page_url`, so one request's cost stays bounded.
+ */
+export const MAX_SKIPPED_ITEMS = 100_000;
+/** One COUNT query skips at most this many keys (DynamoDB's Limit is a 32-bit integer). */
+const SKIP_BATCH = 10_000;
 
 /**
  * Reads one page of a key-condition query. With a cursor that leads to `page`, it costs one page. Without one,
  * page N first skips (N-1) x perPage keys with `Select: COUNT` (no items transferred, but read units still
- * consumed): O(offset), the documented fallback for clients that jump to a page number.
+ * consumed): O(offset), the documented fallback for clients that jump to a page number. A cursor this service did
+ * not issue is 400 `rest_invalid_param` and never reaches DynamoDB.
  */
-export async function queryPage<T>(query: PageQuery): Promise<PageResult<T>> {
+export async function queryPage<T>(query: PageQuery<T>): Promise<PageResult<T>> {
+  const offset = (query.page - 1) * query.perPage;
+  if (query.total !== undefined && offset >= query.total) return { items: [], nextCursor: null };
+
+  const condition = keyCondition(query.partition);
   const base: QueryCommandInput = {
     TableName: tableName(),
-    ...(query.index ? { IndexName: query.index } : {}),
-    KeyConditionExpression: query.keyCondition,
-    ...(query.names ? { ExpressionAttributeNames: query.names } : {}),
-    ExpressionAttributeValues: query.values,
-    ...(query.filter ? { FilterExpression: query.filter } : {}),
+    ...(query.partition.index ? { IndexName: query.partition.index } : {}),
+    KeyConditionExpression: condition.expression,
+    ExpressionAttributeNames: { ...condition.names, ...query.filter?.names },
+    ExpressionAttributeValues: { ...condition.values, ...query.filter?.values },
+    ...(query.filter ? { FilterExpression: query.filter.expression } : {}),
     ScanIndexForward: query.ascending,
-    ReturnConsumedCapacity: 'TOTAL',
   };
 
-  let consumed = 0;
-  let startKey: Record<string, unknown> | undefined;
   const fingerprint = queryFingerprint(query);
-  const decoded = query.cursor ? decodeCursor(query.cursor) : undefined;
+  let startKey: Record<string, unknown> | undefined;
+  const decoded = query.cursor === undefined ? undefined : await decodeCursor(query.cursor);
+  if (query.cursor !== undefined && decoded === undefined) {
+    throw invalidParams({ cursor: 'is not a cursor from next_page_url' });
+  }
   if (decoded && decoded.page === query.page && decoded.query === fingerprint) {
     startKey = decoded.lastKey;
-  } else if (query.page > 1) {
-    let toSkip = (query.page - 1) * query.perPage;
+  } else if (offset > 0) {
+    if (query.total === undefined && offset > MAX_SKIPPED_ITEMS) {
+      throw invalidParams({ page: `is too far to jump to; follow next_page_url (its cursor) instead` });
+    }
+    let toSkip = offset;
     while (toSkip > 0) {
       const skipped = await db().send(
-        new QueryCommand({ ...base, Select: 'COUNT', Limit: toSkip, ExclusiveStartKey: startKey }),
+        new QueryCommand({
+          ...base,
+          Select: 'COUNT',
+          Limit: Math.min(toSkip, SKIP_BATCH),
+          ExclusiveStartKey: startKey,
+        }),
       );
-      consumed += skipped.ConsumedCapacity?.CapacityUnits ?? 0;
       toSkip -= skipped.Count ?? 0;
       startKey = skipped.LastEvaluatedKey;
-      if (!startKey) {
-        // Past the end: an empty page (decisions.md: 200 with empty data).
-        return { items: [], nextCursor: null, consumedReadUnits: consumed };
-      }
+      // Past the end: an empty page (decisions.md: 200 with empty data).
+      if (!startKey) return { items: [], nextCursor: null };
     }
   }
 
@@ -72,23 +99,27 @@ export async function queryPage<T>(query: PageQuery): Promise<PageResult<T>> {
     const result = await db().send(
       new QueryCommand({ ...base, Limit: query.perPage - items.length, ExclusiveStartKey: lastKey }),
     );
-    consumed += result.ConsumedCapacity?.CapacityUnits ?? 0;
-    items.push(...((result.Items ?? []) as T[]));
+    for (const item of result.Items ?? []) items.push(parseItem(query.schema, item));
     lastKey = result.LastEvaluatedKey;
   } while (lastKey && items.length < query.perPage);
 
   return {
     items,
-    nextCursor: lastKey ? encodeCursor(lastKey, query.page + 1, fingerprint) : null,
-    consumedReadUnits: consumed,
+    nextCursor: lastKey
+      ? await encodeCursor({
+          lastKey: lastKey as Record<string, string>,
+          page: query.page + 1,
+          query: fingerprint,
+        })
+      : null,
   };
 }
 
 /** Identifies a query by everything that selects, orders and sizes its pages (not the page number). */
-function queryFingerprint(query: PageQuery): string {
-  const { index, keyCondition, names, values, filter, ascending, perPage } = query;
+function queryFingerprint(query: PageQuery<unknown>): string {
+  const { partition, filter, ascending, perPage } = query;
   return createHash('sha256')
-    .update(JSON.stringify([index, keyCondition, names, values, filter, ascending, perPage]))
+    .update(JSON.stringify([partition, filter, ascending, perPage]))
     .digest('base64url')
     .slice(0, 16);
 }

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { type SequenceName, sequenceKey } from './keys.ts';
+import { type SequenceName, sequenceKey } from './keys/sequences.ts';
 
 /**
  * Integer ids (the contract's ids are integers) from an atomic counter item: one UpdateItem with ADD, so two

@@ -1,13 +1,12 @@
-import type { Authentication } from '../domain/auth/authenticate.ts';
+import type { Authentication, Caller } from '../domain/auth/index.ts';
 import {
   COMMUNITY_ROLES,
-  type Caller,
   type CommunityRole,
   HOST_ROLES,
   type HostRole,
   PROFILE_STATUSES,
   type ProfileStatus,
-} from '../domain/auth/caller.ts';
+} from '../vocabulary/roles.ts';
 
 /**
  * The authorizer → handler hand-off. API Gateway passes simple-response context values through as

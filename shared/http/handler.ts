@@ -8,9 +8,8 @@ import type {
 import * as v from 'valibot';
 import { env } from '../config/env.ts';
 import type { Operation, OperationInput, OperationResponse } from '../contracts/operation.ts';
-import { AppError, isAppError } from '../domain/app-error.ts';
-import type { Authentication } from '../domain/auth/authenticate.ts';
-import type { Caller } from '../domain/auth/caller.ts';
+import { AppError, isAppError } from '../errors/app-error.ts';
+import type { Authentication, Caller } from '../domain/auth/index.ts';
 import { logger } from '../observability/logger.ts';
 import { authenticationFromContext } from './auth-context.ts';
 import { errorBody, jsonResponse } from './responses.ts';

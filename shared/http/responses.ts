@@ -1,6 +1,6 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { ErrorEnvelope } from '../contracts/operation.ts';
-import type { AppError } from '../domain/app-error.ts';
+import type { AppError } from '../errors/app-error.ts';
 
 /**
  * Every response carries these (decisions.md, "Web clients"): JSON content type, nosniff, the gateway's request

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AppError } from '../domain/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import type { AnySchema } from '../contracts/operation.ts';
 
 /**

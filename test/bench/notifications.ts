@@ -9,13 +9,16 @@
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import { db, tableName } from '../../shared/db/client.ts';
-import { notificationStatsKey } from '../../shared/db/keys.ts';
+import { notificationStatsKey } from '../../shared/db/keys/notifications.ts';
+import { readMeter } from '../../shared/db/read-meter.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { listNotifications } from '../../shared/domain/notifications/list-notifications.ts';
 import { listUnreadNotifications } from '../../shared/domain/notifications/list-unread-notifications.ts';
-import type { NotificationItem } from '../../shared/domain/notifications/notification-item.ts';
-import { storedNotificationItems } from '../../shared/domain/notifications/notification-repository.ts';
-import { readMeter } from '../../shared/domain/notifications/read-meter.ts';
+import {
+  type NotificationItem,
+  storedNotification,
+  storedNotificationTypeCopy,
+} from '../../shared/domain/notifications/notification-item.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 
 const SIZES = [1_000, 100_000];
@@ -60,7 +63,7 @@ try {
       listMs: await medianLatency(`${stack.apiUrl}/notifications`, authorization),
       unreadMs: await medianLatency(`${stack.apiUrl}/notifications/unread`, authorization),
       listRcu: await readUnits(() =>
-        listNotifications(caller, { page: 1, perPage: 20, orderby: 'created_at', order: 'desc' }),
+        listNotifications(caller, { page: 1, per_page: 20, orderby: 'created_at', order: 'desc' }),
       ),
       unreadRcu: await readUnits(() => listUnreadNotifications(caller)),
     });
@@ -113,7 +116,7 @@ async function fill(userId: number, actorId: number, from: number, to: number): 
       created_at: createdAt,
       read_at: isRead ? createdAt : null,
     };
-    writes.push(...storedNotificationItems(item));
+    writes.push(storedNotification(item), storedNotificationTypeCopy(item));
   }
   const chunks: Array<Array<Record<string, unknown>>> = [];
   for (let start = 0; start < writes.length; start += 25) chunks.push(writes.slice(start, start + 25));

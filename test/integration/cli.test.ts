@@ -6,19 +6,12 @@ import { join, resolve } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
-import {
-  commentKey,
-  type ItemKey,
-  postKey,
-  postTopicKey,
-  quizKey,
-  spaceKey,
-  spaceSlugGuardKey,
-  spaceStatsKey,
-  topicKey,
-  topicSlugGuardKey,
-  usernameGuardKey,
-} from '../../shared/db/keys.ts';
+import { quizKey } from '../../shared/db/keys/courses.ts';
+import { commentKey, postKey, postTopicKey } from '../../shared/db/keys/feeds.ts';
+import { spaceKey, spaceSlugGuardKey, spaceStatsKey } from '../../shared/db/keys/spaces.ts';
+import { topicKey, topicSlugGuardKey } from '../../shared/db/keys/topics.ts';
+import { usernameGuardKey } from '../../shared/db/keys/users.ts';
+import type { ItemKey } from '../../shared/db/partition.ts';
 import { authenticate } from '../../shared/domain/auth/authenticate.ts';
 import { findNotificationById } from '../../shared/domain/notifications/notification-repository.ts';
 import { getSettings } from '../../shared/domain/settings/settings-repository.ts';

@@ -31,8 +31,8 @@ const event = (actorId: number | null) => ({
 async function allIds(caller: Caller, isRead?: boolean): Promise<number[]> {
   const page = await listNotifications(caller, {
     page: 1,
-    perPage: 100,
-    isRead,
+    per_page: 100,
+    is_read: isRead,
     orderby: 'created_at',
     order: 'desc',
   });

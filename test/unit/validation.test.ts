@@ -10,7 +10,7 @@ import {
   perPageQuery,
   sqlDateTime,
 } from '../../shared/contracts/fields.ts';
-import { type AppError, isAppError } from '../../shared/domain/app-error.ts';
+import { type AppError, isAppError } from '../../shared/errors/app-error.ts';
 import { validatePart } from '../../shared/http/validation.ts';
 
 /** decisions.md, "Validation errors": WordPress REST conventions in the contract's envelope. */

@@ -1,4 +1,4 @@
-import { isAppError } from '../../../shared/domain/app-error.ts';
+import { isAppError } from '../../../shared/errors/app-error.ts';
 import { resolveOperatorSetting } from '../../../shared/domain/settings/operator-setting.ts';
 import { putSetting } from '../../../shared/domain/settings/settings-repository.ts';
 import { CliError } from '../cli-error.ts';

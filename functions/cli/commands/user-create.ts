@@ -1,10 +1,10 @@
-import { isAppError } from '../../../shared/domain/app-error.ts';
+import { isAppError } from '../../../shared/errors/app-error.ts';
 import {
   COMMUNITY_ROLES,
   type CommunityRole,
   HOST_ROLES,
   type HostRole,
-} from '../../../shared/domain/auth/caller.ts';
+} from '../../../shared/vocabulary/roles.ts';
 import { type CreatedUser, createUser } from '../../../shared/domain/users/create-user.ts';
 import { CliError } from '../cli-error.ts';
 import { assertKnownOptions, type ParsedArgs, requiredOption } from '../parse-args.ts';

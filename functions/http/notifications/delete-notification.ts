@@ -2,4 +2,4 @@ import { deleteNotification as contract } from '../../../shared/contracts/notifi
 import { deleteNotification } from '../../../shared/domain/notifications/delete-notification.ts';
 import { httpHandler } from '../../../shared/http/handler.ts';
 
-export const handler = httpHandler(contract, ({ params }, ctx) => deleteNotification(ctx.caller, params!.id));
+export const handler = httpHandler(contract, ({ params }, ctx) => deleteNotification(ctx.caller, params.id));

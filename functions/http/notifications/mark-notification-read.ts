@@ -3,5 +3,5 @@ import { markNotificationRead } from '../../../shared/domain/notifications/mark-
 import { httpHandler } from '../../../shared/http/handler.ts';
 
 export const handler = httpHandler(contract, ({ params }, ctx) =>
-  markNotificationRead(ctx.caller, params!.id),
+  markNotificationRead(ctx.caller, params.id),
 );

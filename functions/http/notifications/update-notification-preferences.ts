@@ -3,5 +3,5 @@ import { updateNotificationPreferences } from '../../../shared/domain/notificati
 import { httpHandler } from '../../../shared/http/handler.ts';
 
 export const handler = httpHandler(contract, ({ body }, ctx) =>
-  updateNotificationPreferences(ctx.caller, body ?? {}),
+  updateNotificationPreferences(ctx.caller, body),
 );

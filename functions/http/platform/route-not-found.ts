@@ -1,5 +1,5 @@
 import { routeNotFound } from '../../../shared/contracts/platform.ts';
-import { AppError } from '../../../shared/domain/app-error.ts';
+import { AppError } from '../../../shared/errors/app-error.ts';
 import { publicHttpHandler } from '../../../shared/http/handler.ts';
 
 export const handler = publicHttpHandler(routeNotFound, async () => {

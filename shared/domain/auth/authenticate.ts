@@ -1,12 +1,12 @@
 import { passwordPepper } from '../../config/pepper.ts';
-import type { UserItem } from '../users/user-item.ts';
 import {
   findToken,
   findUserById,
   findUserIdByUsername,
   listAppPasswordHashes,
-} from '../users/user-repository.ts';
-import { normalizeUsername } from '../users/username.ts';
+  normalizeUsername,
+  type UserItem,
+} from '../users/index.ts';
 import type { Caller } from './caller.ts';
 import { hashSecret, hashesMatch, normalizeAppPassword } from './secret-hash.ts';
 
@@ -61,7 +61,7 @@ async function authenticateBearer(token: string): Promise<Authentication> {
   const [, tokenId, secret] = match as unknown as [string, string, string];
   const [pepper, record] = await Promise.all([passwordPepper(), findToken(tokenId)]);
   if (!record || !hashesMatch(record.hash, hashSecret(secret, pepper))) return INVALID;
-  const user = await findUserById(record.userId);
+  const user = await findUserById(record.user_id);
   return user ? resolved(user) : INVALID;
 }
 

@@ -1,13 +1,13 @@
+import type { SpaceRole } from '../../vocabulary/roles.ts';
 import type { Caller } from './caller.ts';
+
+export type { SpaceRole };
 
 /**
  * Every permission decision of the product, in one module (decisions.md, "Users, profiles and roles"; contract,
  * "Authentication" 3). Pure functions of the caller and, for space decisions, the caller's membership; tested
  * as a matrix in test/unit/permissions.test.ts.
  */
-
-export const SPACE_ROLES = ['admin', 'moderator', 'member', 'student'] as const;
-export type SpaceRole = (typeof SPACE_ROLES)[number];
 
 /** The caller's membership of one space or course, as stored (`pending` members are not members yet). */
 export interface Membership {

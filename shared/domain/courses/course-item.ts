@@ -1,11 +1,8 @@
-import { lessonOrderKey, quizKey } from '../../db/keys.ts';
-import type { SpaceLink } from '../spaces/space-item.ts';
+import { lessonOrderKey, quizKey } from '../../db/keys/courses.ts';
+import type { CourseType, LessonStatus, QuestionType } from '../../vocabulary/courses.ts';
+import type { SpaceLink } from '../spaces/index.ts';
 
-/** How a course releases its lessons (the original platform's `course_type`). */
-export const COURSE_TYPES = ['self_paced', 'structured', 'scheduled'] as const;
-export type CourseType = (typeof COURSE_TYPES)[number];
-export const LESSON_STATUSES = ['published', 'draft'] as const;
-export type LessonStatus = (typeof LESSON_STATUSES)[number];
+export type { CourseType, LessonStatus, QuestionType };
 
 /** The contract's course `settings` keys; switches are `yes`/`no` strings, as on the original platform. */
 export interface CourseSettings {
@@ -97,9 +94,6 @@ export const storedLessonOrderRow = (lesson: {
   slug: lesson.slug,
   status: lesson.status,
 });
-
-export const QUESTION_TYPES = ['multiple_choice', 'multiple_select', 'true_false', 'short_answer'] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 export interface QuizOption {
   id: string;

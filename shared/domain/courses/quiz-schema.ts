@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { QUESTION_TYPES, QUIZ_DEFAULTS } from './course-item.ts';
+import { QUESTION_TYPES } from '../../vocabulary/courses.ts';
+import { QUIZ_DEFAULTS } from './course-item.ts';
 
 /**
  * The validation rules of a quiz as an author writes it (the import uses them; a future quiz editor can too).

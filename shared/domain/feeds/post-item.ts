@@ -1,66 +1,67 @@
+import * as v from 'valibot';
+import { indexEntry } from '../../db/partition.ts';
 import {
-  postByAuthorIndex,
-  postBySpaceIndex,
-  postByTopicIndex,
+  authorPosts,
   postKey,
-  postTimelineIndex,
+  postTimeline,
   postTopicKey,
-} from '../../db/keys.ts';
+  spacePosts,
+  topicPosts,
+} from '../../db/keys/feeds.ts';
+import { timeSort } from '../../db/keys/sort.ts';
+import { FEED_STATUSES, POST_TYPES } from '../../vocabulary/feeds.ts';
+import { FEED_VISIBILITIES } from '../../vocabulary/spaces.ts';
 
-/** Size rules (decisions.md "Sizes"). */
-export const FEED_TITLE_MAX_LENGTH = 192;
-export const FEED_MESSAGE_MAX_LENGTH = 15_000;
+export type { FeedStatus, PostType } from '../../vocabulary/feeds.ts';
 
-export const FEED_STATUSES = ['published', 'draft', 'pending', 'scheduled'] as const;
-export type FeedStatus = (typeof FEED_STATUSES)[number];
-/** `text` for feeds written by members, `course_lesson` for the lessons of a course (lessons are posts). */
-export const POST_TYPES = ['text', 'course_lesson'] as const;
-export type PostType = (typeof POST_TYPES)[number];
+const integer = v.pipe(v.number(), v.integer());
 
 /**
  * A feed or a lesson as stored (`POST#<id>` / `POST`). `topic_ids` is denormalised here so a feed read needs no
  * query of its links; counters are maintained by the writes that change them.
  */
-export interface PostItem {
-  id: number;
-  user_id: number;
+export const PostItemSchema = v.object({
+  id: integer,
+  user_id: integer,
   /** null: the global feed (no space). Lessons: the course id. */
-  space_id: number | null;
-  space_visibility: 'public' | 'members';
-  title: string;
-  slug: string;
-  message: string;
-  message_rendered: string;
-  type: PostType;
-  status: FeedStatus;
-  topic_ids: number[];
-  comments_count: number;
-  reactions_count: number;
-  media: { type: string; url: string }[];
-  created_at: string;
-  updated_at: string;
+  space_id: v.nullable(integer),
+  space_visibility: v.picklist(FEED_VISIBILITIES),
+  title: v.string(),
+  slug: v.string(),
+  message: v.string(),
+  message_rendered: v.string(),
+  type: v.picklist(POST_TYPES),
+  status: v.picklist(FEED_STATUSES),
+  topic_ids: v.array(integer),
+  comments_count: integer,
+  reactions_count: integer,
+  media: v.array(v.object({ type: v.string(), url: v.string() })),
+  created_at: v.string(),
+  updated_at: v.string(),
   /** Lessons only. */
-  course_id?: number;
-  position?: number;
-}
+  course_id: v.optional(integer),
+  position: v.optional(integer),
+});
+export type PostItem = v.InferOutput<typeof PostItemSchema>;
 
 /**
- * G1 (author) always; G2 (space) and G3 (timeline) only while published, so drafts never list. Lessons are not
- * feeds: they live in the course's lesson order rows and never enter the space or timeline lists.
+ * Listed by author always; by space and on the timeline only while published, so drafts never list. Lessons are
+ * not feeds: they live in the course's lesson order rows and never enter the space or timeline lists.
  */
 export function storedPost(post: PostItem) {
   const listed = post.status === 'published' && post.type !== 'course_lesson';
+  const sort = timeSort(post.created_at, post.id);
   return {
     ...postKey(post.id),
     entity: post.type === 'course_lesson' ? 'lesson' : 'post',
     ...post,
-    ...postByAuthorIndex(post.user_id, post.created_at, post.id),
-    ...(listed ? postBySpaceIndex(post.space_id, post.created_at, post.id) : {}),
-    ...(listed ? postTimelineIndex(post.created_at, post.id) : {}),
+    ...indexEntry(authorPosts(post.user_id), sort),
+    ...(listed ? indexEntry(spacePosts(post.space_id), sort) : {}),
+    ...(listed ? indexEntry(postTimeline(), sort) : {}),
   };
 }
 
-/** The feed ↔ topic link; its G3 entry (feeds of a topic) exists only while the feed is published. */
+/** The feed ↔ topic link; it lists the feed under the topic only while the feed is published. */
 export function storedPostTopicLink(post: PostItem, topicId: number) {
   return {
     ...postTopicKey(post.id, topicId),
@@ -70,6 +71,8 @@ export function storedPostTopicLink(post: PostItem, topicId: number) {
     space_id: post.space_id,
     space_visibility: post.space_visibility,
     created_at: post.created_at,
-    ...(post.status === 'published' ? postByTopicIndex(topicId, post.created_at, post.id) : {}),
+    ...(post.status === 'published'
+      ? indexEntry(topicPosts(topicId), timeSort(post.created_at, post.id))
+      : {}),
   };
 }

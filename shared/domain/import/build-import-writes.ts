@@ -1,5 +1,7 @@
-import { spaceStatsKey, topicStatsKey, userStatsKey } from '../../db/keys.ts';
-import { generateAppPassword, formatAppPassword, hashSecret } from '../auth/secret-hash.ts';
+import { spaceStatsKey } from '../../db/keys/spaces.ts';
+import { topicStatsKey } from '../../db/keys/topics.ts';
+import { userStatsKey } from '../../db/keys/users.ts';
+import { generateAppPassword, formatAppPassword, hashSecret } from '../auth/index.ts';
 import {
   type CourseSettings,
   DEFAULT_COURSE_SETTINGS,
@@ -7,10 +9,9 @@ import {
   type QuizItem,
   storedLessonOrderRow,
   storedQuiz,
-} from '../courses/course-item.ts';
-import { type CommentItem, storedComment } from '../feeds/comment-item.ts';
-import { type PostItem, storedPost, storedPostTopicLink } from '../feeds/post-item.ts';
-import { notificationCreationItems } from '../notifications/notification-repository.ts';
+} from '../courses/index.ts';
+import { type CommentItem, type PostItem, storedComment, storedPost, storedPostTopicLink } from '../feeds/index.ts';
+import { notificationCreationActions } from '../notifications/index.ts';
 import {
   DEFAULT_SPACE_SETTINGS,
   type SpaceItem,
@@ -19,12 +20,10 @@ import {
   storedMembership,
   storedSpace,
   storedSpaceSlugGuard,
-} from '../spaces/space-item.ts';
-import { renderMarkdown } from '../text/render-markdown.ts';
-import { slugify } from '../topics/slug.ts';
-import { storedTopic, storedTopicSlugGuard, type TopicItem, topicStatsDeltas } from '../topics/topic-item.ts';
-import { buildUserItem } from '../users/create-user.ts';
-import { userCreationItems } from '../users/user-repository.ts';
+} from '../spaces/index.ts';
+import { renderMarkdown } from '../text/index.ts';
+import { slugify, storedTopic, storedTopicSlugGuard, type TopicItem, topicStatsDeltas } from '../topics/index.ts';
+import { buildUserItem, userCreationActions } from '../users/index.ts';
 import { itemName } from './import-error.ts';
 import type { ImportFile } from './import-schema.ts';
 import { ImportWrites } from './import-writes.ts';
@@ -117,7 +116,7 @@ export function buildImportWrites(
     );
     const stored = { ...item, short_description_rendered: renderMarkdown(item.short_description) };
     writes.adopt(
-      userCreationItems(stored, hashSecret(password, ids.pepper)),
+      userCreationActions(stored, hashSecret(password, ids.pepper)),
       `${itemName('users', i, user.ref)}: login "${user.login}" or e-mail "${user.email}"`,
     );
     output.users[user.ref] = { id, username: user.login, app_password: formatAppPassword(password) };
@@ -441,7 +440,7 @@ export function buildImportWrites(
     const createdAt = notification.created_at ?? ids.now;
     const userId = userIdOf(notification.user);
     const object = notification.object;
-    const items = notificationCreationItems({
+    const items = notificationCreationActions({
       id,
       user_id: userId,
       type: notification.type,

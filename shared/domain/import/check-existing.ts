@@ -1,12 +1,9 @@
 import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
-import {
-  emailGuardKey,
-  type ItemKey,
-  spaceSlugGuardKey,
-  topicSlugGuardKey,
-  usernameGuardKey,
-} from '../../db/keys.ts';
+import { spaceSlugGuardKey } from '../../db/keys/spaces.ts';
+import { topicSlugGuardKey } from '../../db/keys/topics.ts';
+import { emailGuardKey, usernameGuardKey } from '../../db/keys/users.ts';
+import type { ItemKey } from '../../db/partition.ts';
 import { ImportError, itemName } from './import-error.ts';
 import type { ImportFile } from './import-schema.ts';
 import type { ResolvedReferences } from './resolve-references.ts';

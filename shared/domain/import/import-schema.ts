@@ -1,21 +1,21 @@
 import * as v from 'valibot';
 import { NOTIFICATION_TYPES } from '../../vocabulary/notifications.ts';
-import { COMMUNITY_ROLES, HOST_ROLES, PROFILE_STATUSES } from '../auth/caller.ts';
-import { COURSE_TYPES, DEFAULT_COURSE_SETTINGS, LESSON_STATUSES } from '../courses/course-item.ts';
-import { QuizSchema } from '../courses/quiz-schema.ts';
-import { toStoredTimestamp } from '../dates.ts';
-import { COMMENT_MESSAGE_MAX_LENGTH, COMMENT_STATUSES } from '../feeds/comment-item.ts';
-import { FEED_MESSAGE_MAX_LENGTH, FEED_STATUSES, FEED_TITLE_MAX_LENGTH } from '../feeds/post-item.ts';
+import { COMMUNITY_ROLES, HOST_ROLES, PROFILE_STATUSES, SPACE_ROLES } from '../../vocabulary/roles.ts';
+import { COURSE_TYPES, LESSON_STATUSES } from '../../vocabulary/courses.ts';
 import {
-  DEFAULT_SPACE_SETTINGS,
-  SPACE_PRIVACIES,
-  SPACE_ROLES,
-  SPACE_STATUSES,
-  SPACE_TITLE_MAX_LENGTH,
-} from '../spaces/space-item.ts';
-import { isValidSlug } from '../topics/slug.ts';
-import { TOPIC_COLOR_PATTERN, TOPIC_STATUSES, TOPIC_TITLE_MAX_LENGTH } from '../topics/topic-item.ts';
-import { isValidEmail, normalizeUsername, usernameProblem } from '../users/username.ts';
+  COMMENT_MESSAGE_MAX_LENGTH,
+  COMMENT_STATUSES,
+  FEED_MESSAGE_MAX_LENGTH,
+  FEED_STATUSES,
+  FEED_TITLE_MAX_LENGTH,
+} from '../../vocabulary/feeds.ts';
+import { SPACE_PRIVACIES, SPACE_STATUSES, SPACE_TITLE_MAX_LENGTH } from '../../vocabulary/spaces.ts';
+import { TOPIC_COLOR_PATTERN, TOPIC_STATUSES, TOPIC_TITLE_MAX_LENGTH } from '../../vocabulary/topics.ts';
+import { DEFAULT_COURSE_SETTINGS, QuizSchema } from '../courses/index.ts';
+import { toStoredTimestamp } from '../dates.ts';
+import { DEFAULT_SPACE_SETTINGS } from '../spaces/index.ts';
+import { isValidSlug } from '../topics/index.ts';
+import { isValidEmail, normalizeUsername, usernameProblem } from '../users/index.ts';
 
 /**
  * The operator import file (spec/operator-cli.md "Import file"), as a strict schema: unknown fields are refused

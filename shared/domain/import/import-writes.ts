@@ -1,7 +1,5 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { ItemKey } from '../../db/keys.ts';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import type { ItemKey } from '../../db/partition.ts';
+import type { TransactAction as TransactItem } from '../../db/transact.ts';
 
 /** A new item; `label` names the file item it comes from, for the message if its guard is lost to a race. */
 export interface NewItemWrite {

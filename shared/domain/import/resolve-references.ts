@@ -1,4 +1,4 @@
-import { normalizeUsername, usernameProblem } from '../users/username.ts';
+import { normalizeUsername, usernameProblem } from '../users/index.ts';
 import { ImportError, itemName } from './import-error.ts';
 import type { ImportFile } from './import-schema.ts';
 

@@ -1,13 +1,11 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { passwordPepper } from '../../config/pepper.ts';
-import { db, tableName } from '../../db/client.ts';
 import { nextId } from '../../db/sequence.ts';
-import type { SequenceName } from '../../db/keys.ts';
+import type { SequenceName } from '../../db/keys/sequences.ts';
 import { nowIso } from '../dates.ts';
 import { buildImportWrites, type ImportIdMap } from './build-import-writes.ts';
 import { checkExisting } from './check-existing.ts';
-import { slugify } from '../topics/slug.ts';
+import { findLargestTopicSerial, slugify } from '../topics/index.ts';
 import { describeIssue, ImportError, itemName } from './import-error.ts';
 import { type ImportFile, ImportFileSchema } from './import-schema.ts';
 import { resolveReferences } from './resolve-references.ts';
@@ -63,7 +61,9 @@ export async function runImport(raw: unknown): Promise<ImportIdMap> {
     firstPostId,
     firstCommentId,
     firstNotificationId,
-    nextTopicSerial: file.topics.some((t) => t.serial === undefined) ? (await largestTopicSerial()) + 1 : 1,
+    nextTopicSerial: file.topics.some((t) => t.serial === undefined)
+      ? (await findLargestTopicSerial()) + 1
+      : 1,
     externalUserIds,
     pepper: file.users.length > 0 ? await passwordPepper() : '',
     now: nowIso(),
@@ -75,18 +75,3 @@ export async function runImport(raw: unknown): Promise<ImportIdMap> {
 /** One block of ids per sequence; an empty section allocates nothing (no gap). */
 const allocate = (name: SequenceName, count: number): Promise<number> =>
   count === 0 ? Promise.resolve(0) : nextId(name, count);
-
-/** GSI1 `TOPICS` is ordered by serial: the last entry holds the largest. */
-async function largestTopicSerial(): Promise<number> {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': 'TOPICS' },
-      ScanIndexForward: false,
-      Limit: 1,
-    }),
-  );
-  return Number(result.Items?.[0]?.serial ?? 0);
-}

@@ -1,13 +1,12 @@
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../db/client.ts';
-import { failedConditionIndexes, isTransactionConflict } from '../../db/errors.ts';
+import { tableName } from '../../db/client.ts';
+import { failedConditionIndexes } from '../../db/errors.ts';
+import {
+  MAX_TRANSACTION_ACTIONS,
+  type TransactAction as TransactItem,
+  transactWrite as transact,
+} from '../../db/transact.ts';
 import { ImportError } from './import-error.ts';
 import type { ImportWrites } from './import-writes.ts';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** DynamoDB's limit of actions per TransactWriteItems. */
-export const MAX_TRANSACTION_ACTIONS = 100;
 
 interface Action {
   readonly write: TransactItem;
@@ -114,19 +113,6 @@ function addUpdate(key: { pk: string; sk: string }, entries: [string, number][],
       ),
     },
   };
-}
-
-/** Retries only conflicts with other transactions (retryable by definition); condition failures are final. */
-async function transact(items: TransactItem[]): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await db().send(new TransactWriteCommand({ TransactItems: items }));
-      return;
-    } catch (error) {
-      if (!isTransactionConflict(error) || attempt >= 8) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
-    }
-  }
 }
 
 /** Undoes committed batches, newest first; each undo batch is itself one transaction (the opposite ADDs apply once). */

@@ -1,4 +1,4 @@
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../auth/index.ts';
 import type { NotificationItem } from './notification-item.ts';
 import {
   deleteNotifications,

@@ -1,4 +1,4 @@
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../auth/index.ts';
 import { loadOwnNotification } from './load-own-notification.ts';
 import { deleteNotifications } from './notification-repository.ts';
 

@@ -2,9 +2,10 @@ import { nextId } from '../../db/sequence.ts';
 import { publish } from '../../integrations/queue-publisher.ts';
 import { logger } from '../../observability/logger.ts';
 import { nowIso } from '../dates.ts';
-import { findUserById } from '../users/user-repository.ts';
+import { findUserById } from '../users/index.ts';
 import type { NotificationItem, NotificationType } from './notification-item.ts';
-import { findNotificationPreferences, wantsEmail } from './notification-preferences.ts';
+import { wantsEmail } from './notification-preferences.ts';
+import { findNotificationPreferences } from './notification-preferences-repository.ts';
 import { insertNotification } from './notification-repository.ts';
 
 export interface NotificationEvent {

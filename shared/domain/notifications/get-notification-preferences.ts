@@ -1,5 +1,5 @@
-import type { Caller } from '../auth/caller.ts';
-import { findNotificationPreferences } from './notification-preferences.ts';
+import type { Caller } from '../auth/index.ts';
+import { findNotificationPreferences } from './notification-preferences-repository.ts';
 
 export async function getNotificationPreferences(caller: Caller) {
   return { data: await findNotificationPreferences(caller.id) };

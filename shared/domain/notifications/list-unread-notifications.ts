@@ -1,4 +1,4 @@
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../auth/index.ts';
 import { toNotificationResponses } from './notification-mapper.ts';
 import { getNotificationStats, queryNewestUnread } from './notification-repository.ts';
 

@@ -1,6 +1,5 @@
-import { forbidden } from '../app-error.ts';
-import { isOwner } from '../auth/permissions.ts';
-import type { Caller } from '../auth/caller.ts';
+import { forbidden } from '../../errors/app-error.ts';
+import { type Caller, isOwner } from '../auth/index.ts';
 import type { NotificationItem } from './notification-item.ts';
 import { notificationNotFound } from './notification-errors.ts';
 import { findNotificationById } from './notification-repository.ts';

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
 import { isConditionalCheckFailed } from '../../db/errors.ts';
-import { mailDeliveryKey } from '../../db/keys.ts';
+import { mailDeliveryKey } from '../../db/keys/notifications.ts';
 
 /** Markers outlive any redelivery of the message (SQS retention is at most 14 days; the DLQ keeps its own copy). */
 const MARKER_TTL_SECONDS = 7 * 24 * 60 * 60;

@@ -1,4 +1,4 @@
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
 import type { NotificationItem } from './notification-item.ts';
 import { markNotificationsRead, queryRecipientNotifications } from './notification-repository.ts';

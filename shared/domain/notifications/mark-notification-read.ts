@@ -1,4 +1,4 @@
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../auth/index.ts';
 import { nowIso, toIsoDateTime } from '../dates.ts';
 import { loadOwnNotification } from './load-own-notification.ts';
 import { markNotificationsRead } from './notification-repository.ts';

@@ -1,3 +1,3 @@
-import { notFound } from '../app-error.ts';
+import { notFound } from '../../errors/app-error.ts';
 
 export const notificationNotFound = () => notFound('notification_not_found', 'Invalid notification id.');

@@ -1,7 +1,5 @@
 import { toIsoDateTime, toIsoDateTimeOrNull } from '../dates.ts';
-import { toMemberSummary } from '../users/member-summary.ts';
-import type { MemberSummary, UserItem } from '../users/user-item.ts';
-import { findUsersByIds } from '../users/user-repository.ts';
+import { findUsersByIds, type MemberSummary, toMemberSummary, type UserItem } from '../users/index.ts';
 import type { NotificationItem, NotificationType } from './notification-item.ts';
 
 /** The contract's Notification list item. Only these fields leave; keys and index attributes never do. */

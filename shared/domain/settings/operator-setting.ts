@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import type { SettingsGroup } from '../../db/keys.ts';
-import { AppError } from '../app-error.ts';
+import type { SettingsGroup } from '../../db/keys/settings.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { GENERAL_SETTING_SCHEMAS, PRIVACY_SETTING_SCHEMAS } from './settings-schemas.ts';
 
 export interface ResolvedSetting {

@@ -1,6 +1,14 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
-import { type SettingsGroup, settingsKey } from '../../db/keys.ts';
+import { type SettingsGroup, settingsKey } from '../../db/keys/settings.ts';
+import { getItem } from '../../db/reads.ts';
+
+/** A settings group item holds the keys that were set as flat attributes (`entity` aside). */
+const SettingsItemSchema = v.pipe(
+  v.record(v.string(), v.unknown()),
+  v.transform(({ pk: _pk, sk: _sk, entity: _entity, ...stored }) => stored),
+);
 
 /**
  * A settings group is one item (`SETTINGS` / `<GROUP>`) holding the keys that were set; defaults are merged by
@@ -10,8 +18,7 @@ export async function getSettings(
   group: SettingsGroup,
   defaults: Readonly<Record<string, unknown>> = {},
 ): Promise<Record<string, unknown>> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: settingsKey(group) }));
-  const { pk: _pk, sk: _sk, entity: _entity, ...stored } = result.Item ?? {};
+  const stored = await getItem(settingsKey(group), SettingsItemSchema);
   return { ...defaults, ...stored };
 }
 

@@ -1,25 +1,29 @@
+import * as v from 'valibot';
+import { indexEntry } from '../../db/partition.ts';
 import {
-  membershipByRoleIndex,
-  membershipByUserIndex,
+  memberSort,
+  membershipJoinSort,
   membershipKey,
   spaceKey,
+  spaceMembersWithRole,
   spaceSlugGuardKey,
   spaceStatsKey,
-} from '../../db/keys.ts';
+  userMemberships,
+} from '../../db/keys/spaces.ts';
+import { SPACE_ROLES } from '../../vocabulary/roles.ts';
+import {
+  type FeedVisibility,
+  MEMBERSHIP_STATUSES,
+  SPACE_PRIVACIES,
+  SPACE_STATUSES,
+  SPACE_TYPES,
+  type SpacePrivacy,
+} from '../../vocabulary/spaces.ts';
 
-/** Space vocabularies (decisions.md "Invitations, course admin, search, settings" and "Users, profiles and roles"). */
-export const SPACE_PRIVACIES = ['public', 'private', 'secret'] as const;
-export type SpacePrivacy = (typeof SPACE_PRIVACIES)[number];
-export const SPACE_STATUSES = ['published', 'draft', 'archived'] as const;
-export type SpaceStatus = (typeof SPACE_STATUSES)[number];
-export const SPACE_ROLES = ['admin', 'moderator', 'member', 'student'] as const;
-export type SpaceRole = (typeof SPACE_ROLES)[number];
-export const SPACE_TYPES = ['community', 'course'] as const;
-export type SpaceType = (typeof SPACE_TYPES)[number];
-export const MEMBERSHIP_STATUSES = ['active', 'pending'] as const;
-export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
+export type { SpaceRole } from '../../vocabulary/roles.ts';
+export type { MembershipStatus, SpacePrivacy, SpaceStatus, SpaceType } from '../../vocabulary/spaces.ts';
 
-export const SPACE_TITLE_MAX_LENGTH = 192;
+const integer = v.pipe(v.number(), v.integer());
 
 export interface SpaceLink {
   slug: string;
@@ -92,38 +96,40 @@ export const DEFAULT_SPACE_SETTINGS: SpaceSettings = {
  * A space or a course as stored (`SPACE#<id>` / `SPACE`); courses are spaces of type `course` and add the
  * course-only fields (their settings are CourseSettings, see shared/domain/courses/course-item.ts).
  */
-export interface SpaceItem {
-  id: number;
-  title: string;
-  slug: string;
-  description: string;
+export const SpaceItemSchema = v.object({
+  id: integer,
+  title: v.string(),
+  slug: v.string(),
+  description: v.string(),
   /** Markdown source rendered on write, like every `message`. */
-  description_rendered: string;
-  logo: string;
-  cover_photo: string;
-  created_by: number;
-  parent_id: number | null;
-  privacy: SpacePrivacy;
-  serial: number;
-  status: SpaceStatus;
-  type: SpaceType;
-  settings: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-  course_type?: string;
-  lockscreen?: Record<string, unknown>[];
-  category_ids?: Record<string, unknown>[];
-}
+  description_rendered: v.string(),
+  logo: v.string(),
+  cover_photo: v.string(),
+  created_by: integer,
+  parent_id: v.nullable(integer),
+  privacy: v.picklist(SPACE_PRIVACIES),
+  serial: integer,
+  status: v.picklist(SPACE_STATUSES),
+  type: v.picklist(SPACE_TYPES),
+  settings: v.record(v.string(), v.unknown()),
+  created_at: v.string(),
+  updated_at: v.string(),
+  course_type: v.optional(v.string()),
+  lockscreen: v.optional(v.array(v.record(v.string(), v.unknown()))),
+  category_ids: v.optional(v.array(v.record(v.string(), v.unknown()))),
+});
+export type SpaceItem = v.InferOutput<typeof SpaceItemSchema>;
 
-export interface MembershipItem {
-  space_id: number;
-  user_id: number;
-  role: SpaceRole;
-  status: MembershipStatus;
-  created_at: string;
-  /** Courses: the lessons the student has completed (number set, written by quiz passes). */
-  completed_lessons?: Set<number>;
-}
+export const MembershipItemSchema = v.object({
+  space_id: integer,
+  user_id: integer,
+  role: v.picklist(SPACE_ROLES),
+  status: v.picklist(MEMBERSHIP_STATUSES),
+  created_at: v.string(),
+  /** Courses: the lessons the student has completed (number set, written by lesson completions). */
+  completed_lessons: v.optional(v.set(integer)),
+});
+export type MembershipItem = v.InferOutput<typeof MembershipItemSchema>;
 
 /** Aggregates of a space; courses add the CourseStats counters on the same item. */
 export interface SpaceStats {
@@ -135,7 +141,7 @@ export interface SpaceStats {
  * Feeds carry who may see them, so unfiltered lists can filter without reading the space: public spaces (and the
  * global feed) are visible to every user, private and secret ones to members.
  */
-export const spaceVisibility = (privacy: SpacePrivacy | null): 'public' | 'members' =>
+export const spaceVisibility = (privacy: SpacePrivacy | null): FeedVisibility =>
   privacy === null || privacy === 'public' ? 'public' : 'members';
 
 export const storedSpace = (space: SpaceItem) => ({
@@ -150,15 +156,18 @@ export const storedSpaceSlugGuard = (slug: string, spaceId: number) => ({
   space_id: spaceId,
 });
 
-/** G1 (the user's spaces) only while active, so pending requests never list as memberships. */
+/** Listed among the user's spaces only while active, so pending requests never list as memberships. */
 export const storedMembership = (membership: MembershipItem) => ({
   ...membershipKey(membership.space_id, membership.user_id),
   entity: 'membership',
   ...membership,
   ...(membership.status === 'active'
-    ? membershipByUserIndex(membership.user_id, membership.created_at, membership.space_id)
+    ? indexEntry(
+        userMemberships(membership.user_id),
+        membershipJoinSort(membership.created_at, membership.space_id),
+      )
     : {}),
-  ...membershipByRoleIndex(membership.space_id, membership.role, membership.user_id),
+  ...indexEntry(spaceMembersWithRole(membership.space_id, membership.role), memberSort(membership.user_id)),
 });
 
 export const storedSpaceStats = (spaceId: number, stats: SpaceStats & Record<string, number>) => ({

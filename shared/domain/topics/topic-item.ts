@@ -1,43 +1,50 @@
+import * as v from 'valibot';
+import { indexEntry } from '../../db/partition.ts';
+import { orderSort } from '../../db/keys/sort.ts';
 import {
-  topicByParentIndex,
-  topicByStatusIndex,
+  allTopics,
   topicKey,
-  topicOrderIndex,
   topicSlugGuardKey,
-} from '../../db/keys.ts';
+  topicsUnderParent,
+  topicsWithStatus,
+} from '../../db/keys/topics.ts';
+import { TOPIC_STATUSES } from '../../vocabulary/topics.ts';
 
-export const TOPIC_STATUSES = ['active', 'inactive'] as const;
-export type TopicStatus = (typeof TOPIC_STATUSES)[number];
-export const TOPIC_TITLE_MAX_LENGTH = 192;
-/** decisions.md: `#RGB` or `#RRGGBB`. */
-export const TOPIC_COLOR_PATTERN = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+export type { TopicStatus } from '../../vocabulary/topics.ts';
+
+const integer = v.pipe(v.number(), v.integer());
 
 /** A topic as stored (`TOPIC#<id>` / `TOPIC`); `title_lc` serves the case-insensitive title search. */
-export interface TopicItem {
-  id: number;
-  title: string;
-  title_lc: string;
-  slug: string;
-  description: string;
-  color: string;
-  icon: string;
-  parent_id: number | null;
-  status: TopicStatus;
-  serial: number;
+export const TopicItemSchema = v.object({
+  id: integer,
+  title: v.string(),
+  title_lc: v.string(),
+  slug: v.string(),
+  description: v.string(),
+  color: v.string(),
+  icon: v.string(),
+  parent_id: v.nullable(integer),
+  status: v.picklist(TOPIC_STATUSES),
+  serial: integer,
   /** Published feeds carrying the topic. */
-  posts_count: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export const storedTopic = (topic: TopicItem) => ({
-  ...topicKey(topic.id),
-  entity: 'topic',
-  ...topic,
-  ...topicOrderIndex(topic.serial, topic.id),
-  ...topicByParentIndex(topic.parent_id, topic.serial, topic.id),
-  ...topicByStatusIndex(topic.status, topic.serial, topic.id),
+  posts_count: integer,
+  created_at: v.string(),
+  updated_at: v.string(),
 });
+export type TopicItem = v.InferOutput<typeof TopicItemSchema>;
+
+/** Listed in display order among all topics, under its parent, and with its status. */
+export function storedTopic(topic: TopicItem) {
+  const sort = orderSort(topic.serial, topic.id);
+  return {
+    ...topicKey(topic.id),
+    entity: 'topic',
+    ...topic,
+    ...indexEntry(allTopics(), sort),
+    ...indexEntry(topicsUnderParent(topic.parent_id), sort),
+    ...indexEntry(topicsWithStatus(topic.status), sort),
+  };
+}
 
 export const storedTopicSlugGuard = (slug: string, topicId: number) => ({
   ...topicSlugGuardKey(slug),
@@ -45,7 +52,7 @@ export const storedTopicSlugGuard = (slug: string, topicId: number) => ({
   topic_id: topicId,
 });
 
-/** The `ADD` deltas one new topic makes on the topic stats item (`topicStatsKey`). */
+/** The `ADD` deltas one topic makes on the topic stats item (`topicStatsKey`); negate them to remove it. */
 export function topicStatsDeltas(topic: Pick<TopicItem, 'status' | 'parent_id'>): Record<string, number> {
   const parent = topic.parent_id ?? 0;
   return {

@@ -1,13 +1,15 @@
 import { passwordPepper } from '../../config/pepper.ts';
 import { nextId } from '../../db/sequence.ts';
-import { AppError } from '../app-error.ts';
-import type { CommunityRole, HostRole, ProfileStatus } from '../auth/caller.ts';
+import { AppError } from '../../errors/app-error.ts';
 import {
+  type CommunityRole,
   formatAppPassword,
   generateAppPassword,
   hashSecret,
+  type HostRole,
   isValidAppPassword,
-} from '../auth/secret-hash.ts';
+  type ProfileStatus,
+} from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
 import type { UserItem } from './user-item.ts';
 import { insertUser } from './user-repository.ts';

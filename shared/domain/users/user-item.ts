@@ -1,55 +1,108 @@
-import type { CommunityRole, HostRole, ProfileStatus } from '../auth/caller.ts';
+import * as v from 'valibot';
+import { indexEntry, type ItemKey } from '../../db/partition.ts';
+import {
+  appPasswordKey,
+  emailGuardKey,
+  tokenKey,
+  userKey,
+  userSearchEntries,
+  userSearchKey,
+  userSearchSort,
+  usernameGuardKey,
+} from '../../db/keys/users.ts';
+import { COMMUNITY_ROLES, HOST_ROLES, PROFILE_STATUSES } from '../../vocabulary/roles.ts';
+
+const integer = v.pipe(v.number(), v.integer());
 
 /** A user as stored (`USER#<id>` / `USER`). Mappers turn it into the contract's shapes; it never leaves as is. */
-export interface UserItem {
-  readonly id: number;
-  readonly username: string;
-  readonly email: string;
-  readonly display_name: string;
-  readonly first_name: string;
-  readonly last_name: string;
-  readonly status: ProfileStatus;
-  readonly host_role: HostRole;
-  readonly community_roles: CommunityRole[];
-  readonly avatar: string;
-  readonly cover_photo: string;
+export const UserItemSchema = v.object({
+  id: integer,
+  username: v.string(),
+  email: v.string(),
+  display_name: v.string(),
+  first_name: v.string(),
+  last_name: v.string(),
+  status: v.picklist(PROFILE_STATUSES),
+  host_role: v.picklist(HOST_ROLES),
+  community_roles: v.array(v.picklist(COMMUNITY_ROLES)),
+  avatar: v.string(),
+  cover_photo: v.string(),
   /** Markdown source; `short_description_rendered` is derived on write. */
-  readonly short_description: string;
-  readonly short_description_rendered: string;
-  readonly website: string;
-  readonly location: string;
-  readonly social_links: Record<string, string>;
-  readonly badge_slugs: string[];
-  readonly is_verified: number;
-  readonly total_points: number;
-  readonly followers_count: number;
-  readonly followings_count: number;
+  short_description: v.string(),
+  short_description_rendered: v.string(),
+  website: v.string(),
+  location: v.string(),
+  social_links: v.record(v.string(), v.string()),
+  badge_slugs: v.array(v.string()),
+  is_verified: integer,
+  total_points: integer,
+  followers_count: integer,
+  followings_count: integer,
   /** UTC ISO timestamps. */
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly last_activity: string;
+  created_at: v.string(),
+  updated_at: v.string(),
+  last_activity: v.string(),
+});
+export type UserItem = v.InferOutput<typeof UserItemSchema>;
+
+/** A uniqueness guard (username or e-mail) names the user it belongs to. */
+export const GuardItemSchema = v.object({ user_id: integer });
+
+/** An application password: only its keyed hash is stored. */
+export const AppPasswordItemSchema = v.object({ hash: v.string() });
+
+/** A bearer token `<id>.<secret>`: looked up by id, only the secret's keyed hash is stored. */
+export const TokenItemSchema = v.object({ user_id: integer, hash: v.string() });
+export type TokenItem = v.InferOutput<typeof TokenItemSchema>;
+
+export const storedToken = (tokenId: string, userId: number, hash: string, createdAt: string) => ({
+  ...tokenKey(tokenId),
+  entity: 'token',
+  user_id: userId,
+  hash,
+  created_at: createdAt,
+});
+
+export const storedUser = (user: UserItem) => ({ ...userKey(user.id), entity: 'user', ...user });
+
+export const storedUsernameGuard = (user: Pick<UserItem, 'id' | 'username'>) => ({
+  ...usernameGuardKey(user.username),
+  entity: 'username_guard',
+  user_id: user.id,
+});
+
+export const storedEmailGuard = (user: Pick<UserItem, 'id' | 'email'>) => ({
+  ...emailGuardKey(user.email),
+  entity: 'email_guard',
+  user_id: user.id,
+});
+
+/** One search entry per field (display name, login, e-mail) for the space user search's prefix match. */
+export function storedSearchEntries(user: Pick<UserItem, 'id' | 'display_name' | 'username' | 'email'>) {
+  const fields = [
+    ['name', user.display_name],
+    ['login', user.username],
+    ['email', user.email],
+  ] as const;
+  return fields.map(([field, value]) => ({
+    ...userSearchKey(user.id, field),
+    ...indexEntry(userSearchEntries(), userSearchSort(value, user.id)),
+    entity: 'user_search',
+    user_id: user.id,
+  }));
 }
 
-/** The social networks the member summary always names (empty string when the member has none). */
-export const MEMBER_SOCIAL_KEYS = ['twitter', 'youtube', 'linkedin', 'fb', 'instagram'] as const;
-export type MemberSocialKey = (typeof MEMBER_SOCIAL_KEYS)[number];
-
-/** The member summary the contract calls `xprofile`, used in notification and quiz lists. */
-export interface MemberSummary {
-  user_id: number;
-  total_points: number;
-  is_verified: number;
-  status: string;
-  display_name: string;
-  username: string;
-  avatar: string;
-  created_at: string;
-  short_description: string;
-  meta: {
-    website: string;
-    cover_photo: string;
-    social_links: Record<MemberSocialKey, string>;
-    badge_slug: string[];
-  };
-  badge: null;
-}
+export const storedAppPassword = (
+  userId: number,
+  passwordId: string,
+  hash: string,
+  createdAt: string,
+  name = 'default',
+): Record<string, unknown> & ItemKey => ({
+  ...appPasswordKey(userId, passwordId),
+  entity: 'app_password',
+  user_id: userId,
+  name,
+  hash,
+  created_at: createdAt,
+});

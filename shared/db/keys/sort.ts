@@ -1,0 +1,14 @@
+/**
+ * Sort-key parts shared by every key module. Invariants the access patterns rely on:
+ * - ids are integers from the sequence counters, zero-padded to 12 digits in sort keys so that string order equals
+ *   numeric order;
+ * - timestamps are UTC ISO strings (`2026-01-02T03:04:05.000Z`), which sort chronologically;
+ * - a `#<padded id>` suffix makes equal timestamps (or serials) unique and gives a stable order.
+ */
+export const pad = (id: number): string => String(id).padStart(12, '0');
+
+/** Newest-first lists: creation time, then id. */
+export const timeSort = (createdAt: string, id: number): string => `${createdAt}#${pad(id)}`;
+
+/** Display-order lists (topics): serial, then id. */
+export const orderSort = (serial: number, id: number): string => `${pad(serial)}#${pad(id)}`;

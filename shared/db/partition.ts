@@ -1,0 +1,71 @@
+import type { IndexName } from './table-definition.ts';
+import { GLOBAL_INDEXES, TABLE_KEY } from './table-definition.ts';
+
+/** The primary key of one item. */
+export interface ItemKey {
+  readonly pk: string;
+  readonly sk: string;
+}
+
+/**
+ * A partition that an access pattern reads: of the table itself (`pk`) or of one index (`gsiNpk`), optionally
+ * narrowed to the sort keys that start with `sortPrefix`. Key modules name one descriptor per access pattern
+ * (`recipientNotifications(userId)`), so a query never spells an attribute name or passes a dummy sort value, and
+ * the item builders use the same descriptor to put an item into that partition (`indexEntry`).
+ */
+export interface Partition {
+  /** The index to query; undefined for the table's own key. */
+  readonly index: IndexName | undefined;
+  /** Attribute holding the partition key in that index (`pk`, `gsi1pk`, …). */
+  readonly partitionKey: string;
+  /** Attribute holding the sort key in that index (`sk`, `gsi1sk`, …). */
+  readonly sortKey: string;
+  readonly value: string;
+  /** Only sort keys starting with this (a `begins_with` key condition). */
+  readonly sortPrefix?: string;
+}
+
+export function tablePartition(value: string, sortPrefix?: string): Partition {
+  return {
+    index: undefined,
+    partitionKey: TABLE_KEY.partitionKey,
+    sortKey: TABLE_KEY.sortKey,
+    value,
+    ...(sortPrefix === undefined ? {} : { sortPrefix }),
+  };
+}
+
+export function indexPartition(index: IndexName, value: string, sortPrefix?: string): Partition {
+  const definition = GLOBAL_INDEXES.find((candidate) => candidate.name === index);
+  if (!definition) throw new Error(`Unknown index ${index}`);
+  return {
+    index,
+    partitionKey: definition.partitionKey,
+    sortKey: definition.sortKey,
+    value,
+    ...(sortPrefix === undefined ? {} : { sortPrefix }),
+  };
+}
+
+/**
+ * The index attributes an item carries to be listed in `partition` at `sort`, e.g. `{ gsi1pk, gsi1sk }`. Only
+ * index partitions: an item's table key is its identity (`ItemKey`), not an entry.
+ */
+export function indexEntry(partition: Partition, sort: string): Record<string, string> {
+  if (partition.index === undefined) throw new Error('indexEntry needs an index partition');
+  return { [partition.partitionKey]: partition.value, [partition.sortKey]: sort };
+}
+
+/** The key condition of a Query on `partition`, with its placeholder names and values. */
+export function keyCondition(partition: Partition): {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+} {
+  const names: Record<string, string> = { '#pk': partition.partitionKey };
+  const values: Record<string, unknown> = { ':pk': partition.value };
+  if (partition.sortPrefix === undefined) return { expression: '#pk = :pk', names, values };
+  names['#sk'] = partition.sortKey;
+  values[':skPrefix'] = partition.sortPrefix;
+  return { expression: '#pk = :pk AND begins_with(#sk, :skPrefix)', names, values };
+}

@@ -1,0 +1,117 @@
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  GetCommand,
+  QueryCommand,
+  type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { db, tableName } from './client.ts';
+import { type ItemKey, keyCondition, type Partition } from './partition.ts';
+
+/**
+ * Reads that parse what they read: every item is checked against its stored-item schema (the `<entity>-item.ts`
+ * of its domain), so a repository answers typed values instead of casting, and a malformed item fails loudly at
+ * the boundary. Object schemas drop what they do not name, so keys and index attributes never travel further.
+ */
+export type ItemSchema<T> = v.GenericSchema<unknown, T>;
+
+export function parseItem<T>(schema: ItemSchema<T>, raw: Record<string, unknown>): T {
+  const result = v.safeParse(schema, raw);
+  if (result.success) return result.output;
+  const problems = result.issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`);
+  throw new Error(`Stored item ${String(raw.pk)} / ${String(raw.sk)} is malformed: ${problems.join('; ')}`);
+}
+
+/** One item by key; `consistent` for read-decide-write paths. */
+export async function getItem<T>(
+  key: ItemKey,
+  schema: ItemSchema<T>,
+  options: { consistent?: boolean } = {},
+): Promise<T | undefined> {
+  const result = await db().send(
+    new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: options.consistent ?? false }),
+  );
+  return result.Item ? parseItem(schema, result.Item) : undefined;
+}
+
+/**
+ * Many items by key, in BatchGetItem calls of at most 100 keys; UnprocessedKeys (throttling) are retried with a
+ * short backoff. Missing items are simply absent from the answer; order is not preserved.
+ */
+export async function batchGetItems<T>(keys: readonly ItemKey[], schema: ItemSchema<T>): Promise<T[]> {
+  const unique = [...new Map(keys.map((key) => [`${key.pk}\u0000${key.sk}`, key])).values()];
+  const found: T[] = [];
+  for (let start = 0; start < unique.length; start += 100) {
+    let pending: Record<string, unknown>[] | undefined = unique.slice(start, start + 100) as never;
+    for (let attempt = 0; pending && pending.length > 0; attempt++) {
+      if (attempt >= 6) throw new Error('BatchGetItem kept returning unprocessed keys');
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+      const result: BatchGetCommandOutput = await db().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }),
+      );
+      for (const item of result.Responses?.[tableName()] ?? []) found.push(parseItem(schema, item));
+      pending = result.UnprocessedKeys?.[tableName()]?.Keys;
+    }
+  }
+  return found;
+}
+
+export interface QueryOptions {
+  readonly ascending?: boolean;
+  readonly limit?: number;
+  /** Only on the table's own key: indexes are eventually consistent. */
+  readonly consistent?: boolean;
+}
+
+/** The first `limit` items of a partition (one Query; `limit` bounds the cost). */
+export async function queryItems<T>(
+  partition: Partition,
+  schema: ItemSchema<T>,
+  options: QueryOptions = {},
+): Promise<T[]> {
+  const condition = keyCondition(partition);
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...(partition.index ? { IndexName: partition.index } : {}),
+      KeyConditionExpression: condition.expression,
+      ExpressionAttributeNames: condition.names,
+      ExpressionAttributeValues: condition.values,
+      ScanIndexForward: options.ascending ?? true,
+      ...(options.limit === undefined ? {} : { Limit: options.limit }),
+      ...(options.consistent ? { ConsistentRead: true } : {}),
+    }),
+  );
+  return (result.Items ?? []).map((item) => parseItem(schema, item));
+}
+
+/**
+ * Every item of a partition, page by page (bulk operations and workers, never a request's list): each yielded
+ * batch is one Query of at most `pageSize` items.
+ */
+export async function* queryAll<T>(
+  partition: Partition,
+  schema: ItemSchema<T>,
+  options: { ascending?: boolean; pageSize?: number } = {},
+): AsyncGenerator<T[]> {
+  const condition = keyCondition(partition);
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result: QueryCommandOutput = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        ...(partition.index ? { IndexName: partition.index } : {}),
+        KeyConditionExpression: condition.expression,
+        ExpressionAttributeNames: condition.names,
+        ExpressionAttributeValues: condition.values,
+        ScanIndexForward: options.ascending ?? true,
+        Limit: options.pageSize ?? 200,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const items = (result.Items ?? []).map((item) => parseItem(schema, item));
+    if (items.length > 0) yield items;
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+}

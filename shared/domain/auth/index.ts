@@ -1,0 +1,13 @@
+/** The auth domain's public surface: what other domains may use (README, import rules). */
+export type { Authentication } from './authenticate.ts';
+export { authenticate } from './authenticate.ts';
+export type { Caller, CommunityRole, HostRole, ProfileStatus } from './caller.ts';
+export * from './permissions.ts';
+export {
+  APP_PASSWORD_LENGTH,
+  formatAppPassword,
+  generateAppPassword,
+  generateToken,
+  hashSecret,
+  isValidAppPassword,
+} from './secret-hash.ts';

@@ -1,0 +1,3 @@
+/** The feeds domain's public surface: what other domains may use (README, import rules). */
+export * from './comment-item.ts';
+export * from './post-item.ts';

@@ -1,0 +1,12 @@
+/**
+ * The notifications domain's public surface. Other domains emit through `emitNotification(s)`; a route whose use
+ * case emits needs `table: 'readWrite'` and `sendTo: ['mail']` in its catalogue line.
+ */
+export {
+  emitNotification,
+  emitNotifications,
+  type NotificationEmission,
+  type NotificationEvent,
+} from './emit-notification.ts';
+export type { NotificationItem, NotificationType } from './notification-item.ts';
+export { notificationCreationActions } from './notification-repository.ts';

@@ -1,0 +1,2 @@
+/** The spaces domain's public surface: what other domains may use (README, import rules). */
+export * from './space-item.ts';

@@ -1,0 +1,15 @@
+/** The users domain's public surface: what other domains may use (README, import rules). */
+export { buildUserItem, type CreatedUser, createUser, type NewUser, validateNewUser } from './create-user.ts';
+export { type MemberSummary, toMemberSummary } from './member-summary.ts';
+export type { UserItem } from './user-item.ts';
+export {
+  findUserById,
+  findUserByUsername,
+  findUserIdByEmail,
+  findUserIdByUsername,
+  findToken,
+  findUsersByIds,
+  listAppPasswordHashes,
+  userCreationActions,
+} from './user-repository.ts';
+export { isValidEmail, normalizeUsername, PATH_USERNAME_PATTERN, usernameProblem } from './username.ts';

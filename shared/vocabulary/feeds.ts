@@ -1,0 +1,17 @@
+/** Feed and comment vocabularies and sizes (decisions.md "Sizes", "Topics and feeds"). */
+export const FEED_TITLE_MAX_LENGTH = 192;
+export const FEED_MESSAGE_MAX_LENGTH = 15_000;
+export const COMMENT_MESSAGE_MAX_LENGTH = 10_000;
+
+export const FEED_STATUSES = ['published', 'draft', 'pending', 'scheduled'] as const;
+export type FeedStatus = (typeof FEED_STATUSES)[number];
+
+/** `text` for feeds written by members, `course_lesson` for the lessons of a course (lessons are posts). */
+export const POST_TYPES = ['text', 'course_lesson'] as const;
+export type PostType = (typeof POST_TYPES)[number];
+
+export const COMMENT_STATUSES = ['published', 'pending'] as const;
+export type CommentStatus = (typeof COMMENT_STATUSES)[number];
+
+export const REACTION_TYPES = ['like'] as const;
+export type ReactionType = (typeof REACTION_TYPES)[number];

@@ -1,0 +1,19 @@
+/** Space and course vocabularies (decisions.md "Invitations, course admin, search, settings"). */
+export const SPACE_PRIVACIES = ['public', 'private', 'secret'] as const;
+export type SpacePrivacy = (typeof SPACE_PRIVACIES)[number];
+
+export const SPACE_STATUSES = ['published', 'draft', 'archived'] as const;
+export type SpaceStatus = (typeof SPACE_STATUSES)[number];
+
+export const SPACE_TYPES = ['community', 'course'] as const;
+export type SpaceType = (typeof SPACE_TYPES)[number];
+
+/** `pending`: a join request or invitation not yet accepted; only `active` members are members. */
+export const MEMBERSHIP_STATUSES = ['active', 'pending'] as const;
+export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
+
+export const SPACE_TITLE_MAX_LENGTH = 192;
+
+/** Who may see a feed: public spaces and the global feed are `public`, private and secret ones `members`. */
+export const FEED_VISIBILITIES = ['public', 'members'] as const;
+export type FeedVisibility = (typeof FEED_VISIBILITIES)[number];
