@@ -7,7 +7,7 @@ export const NOTIFICATION_ROUTES = [
     path: '/notifications',
     access: 'owner',
     entry: 'functions/http/notifications/list-notifications.ts',
-    grants: { table: 'read' },
+    grants: { table: 'read', secrets: ['cursorKey'] },
   },
   {
     operationId: 'listUnreadNotifications',
