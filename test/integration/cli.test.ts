@@ -393,7 +393,7 @@ describe('import', () => {
     expect(feed).toMatchObject({
       user_id: alice.id,
       space_id: map.spaces.general,
-      topic_ids: [map.topics.news],
+      topic_ids: new Set([map.topics.news]),
       comments_count: 1,
       created_at: '2026-01-02T03:04:05.000Z',
     });

@@ -32,7 +32,14 @@ export const PostItemSchema = v.object({
   message_rendered: v.string(),
   type: v.picklist(POST_TYPES),
   status: v.picklist(FEED_STATUSES),
-  topic_ids: v.array(integer),
+  /**
+   * Stored as a number set (absent when empty) so a topic is detached with `DELETE topic_ids :id`, without reading
+   * the post; parsed back into a sorted list.
+   */
+  topic_ids: v.pipe(
+    v.optional(v.union([v.array(integer), v.set(integer)]), []),
+    v.transform((ids) => [...ids].sort((a, b) => a - b)),
+  ),
   comments_count: integer,
   reactions_count: integer,
   media: v.array(v.object({ type: v.string(), url: v.string() })),
@@ -51,17 +58,22 @@ export type PostItem = v.InferOutput<typeof PostItemSchema>;
 export function storedPost(post: PostItem) {
   const listed = post.status === 'published' && post.type !== 'course_lesson';
   const sort = timeSort(post.created_at, post.id);
+  const { topic_ids: topicIds, ...attributes } = post;
   return {
     ...postKey(post.id),
     entity: post.type === 'course_lesson' ? 'lesson' : 'post',
-    ...post,
+    ...attributes,
+    ...(topicIds.length > 0 ? { topic_ids: new Set(topicIds) } : {}),
     ...indexEntry(authorPosts(post.user_id), sort),
     ...(listed ? indexEntry(spacePosts(post.space_id), sort) : {}),
     ...(listed ? indexEntry(postTimeline(), sort) : {}),
   };
 }
 
-/** The feed ↔ topic link; it lists the feed under the topic only while the feed is published. */
+/**
+ * The feed ↔ topic link. It lists the feed under the topic's published feeds while the feed is published, under
+ * its unlisted feeds otherwise, so `GET /feeds?topics=` reads only published ones and deleting a topic finds all.
+ */
 export function storedPostTopicLink(post: PostItem, topicId: number) {
   return {
     ...postTopicKey(post.id, topicId),

@@ -10,7 +10,13 @@ import {
   storedLessonOrderRow,
   storedQuiz,
 } from '../courses/index.ts';
-import { type CommentItem, type PostItem, storedComment, storedPost, storedPostTopicLink } from '../feeds/index.ts';
+import {
+  type CommentItem,
+  type PostItem,
+  storedComment,
+  storedPost,
+  storedPostTopicLink,
+} from '../feeds/index.ts';
 import { notificationCreationActions } from '../notifications/index.ts';
 import {
   DEFAULT_SPACE_SETTINGS,
@@ -22,7 +28,13 @@ import {
   storedSpaceSlugGuard,
 } from '../spaces/index.ts';
 import { renderMarkdown } from '../text/index.ts';
-import { slugify, storedTopic, storedTopicSlugGuard, type TopicItem, topicStatsDeltas } from '../topics/index.ts';
+import {
+  slugify,
+  storedTopic,
+  storedTopicSlugGuard,
+  type TopicItem,
+  topicStatsDeltas,
+} from '../topics/index.ts';
 import { buildUserItem, userCreationActions } from '../users/index.ts';
 import { itemName } from './import-error.ts';
 import type { ImportFile } from './import-schema.ts';
