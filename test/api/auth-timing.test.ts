@@ -25,7 +25,11 @@ const median = (values: number[]): number => {
 };
 
 /** 24 letters and digits, like a real application password, never the right one. */
-const wrongPassword = () => randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, 'x').slice(0, 24);
+const wrongPassword = () =>
+  randomBytes(18)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, 'x')
+    .slice(0, 24);
 
 async function timed(header: string): Promise<number> {
   const started = performance.now();
