@@ -1,6 +1,7 @@
 import type {
   APIGatewayRequestAuthorizerEventV2,
   APIGatewaySimpleAuthorizerWithContextResult,
+  Context,
 } from 'aws-lambda';
 import { type Authentication, authenticate } from '../../shared/domain/auth/authenticate.ts';
 import { type AuthorizerContext, toAuthorizerContext } from '../../shared/http/auth-context.ts';
@@ -13,24 +14,37 @@ import { logger } from '../../shared/observability/logger.ts';
  * gateway's result cache. What this process remembers between requests is only which credential a header's
  * secret matched; the user and that credential are re-read on every request (shared/domain/auth/authenticate.ts).
  */
+/** API Gateway allows an authorizer 10 s; the answer must leave before the function is cut off. */
+const DEFAULT_BUDGET_MS = 10_000;
+const ANSWER_MARGIN_MS = 500;
+
 export async function handler(
   event: APIGatewayRequestAuthorizerEventV2,
+  context?: Pick<Context, 'getRemainingTimeInMillis'>,
 ): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>> {
   const header = event.headers?.authorization ?? event.headers?.Authorization;
-  const context = toAuthorizerContext(await decide(header));
-  logger.debug('authorizer', { state: context.state, userId: context.userId });
-  return { isAuthorized: true, context };
+  const budgetMs = (context?.getRemainingTimeInMillis() ?? DEFAULT_BUDGET_MS) - ANSWER_MARGIN_MS;
+  const decided = toAuthorizerContext(await decide(header, budgetMs));
+  logger.debug('authorizer', { state: decided.state, userId: decided.userId });
+  return { isAuthorized: true, context: decided };
 }
 
 /**
- * A store that cannot be read (DynamoDB unreachable, the pepper secret unavailable) decides nothing: the request
- * is answered 503 in the contract's envelope instead of the gateway's bare 500, and the next request tries again.
+ * A store that cannot be read in time (DynamoDB unreachable or stalled, the pepper secret unavailable) decides
+ * nothing: the request is answered 503 in the contract's envelope instead of the gateway's bare 500, and the next
+ * request tries again (no failure is remembered).
  */
-async function decide(header: string | undefined): Promise<Authentication> {
+async function decide(header: string | undefined, budgetMs: number): Promise<Authentication> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no decision within ${budgetMs} ms`)), Math.max(0, budgetMs));
+  });
   try {
-    return await authenticate(header);
+    return await Promise.race([authenticate(header), deadline]);
   } catch (error) {
     logger.error('authorizer could not decide', { error });
     return { state: 'unavailable' };
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -95,6 +95,21 @@ describe('revoked application passwords', () => {
     expectStatus(await get(headers[0]!), 401, 'invalid_credentials');
   });
 
+  it('two concurrent revocations count each password once', async () => {
+    const user = await createTestUser();
+    const pepper = await passwordPepper();
+    await Promise.all(
+      Array.from({ length: 4 }, () => addAppPassword(user.id, hashSecret(generateAppPassword(), pepper))),
+    );
+    const outcomes = await Promise.all([
+      revokeAppPasswords(user.username),
+      revokeAppPasswords(user.username),
+      revokeAppPasswords(user.username),
+    ]);
+    expect(outcomes.reduce((sum, outcome) => sum + outcome.revoked, 0)).toBe(5);
+    expectStatus(await get(user.authorization), 401, 'invalid_credentials');
+  });
+
   it('a refusal is never remembered: a password that becomes valid works on the next request', async () => {
     const user = await createTestUser();
     const later = generateAppPassword();
