@@ -149,7 +149,7 @@ describe('OpenAPI generator', () => {
     expect(body.properties.check).toEqual({}); // `custom` cannot be expressed: no constraint, no crash
     expect(JSON.stringify(document)).not.toContain('$schema');
 
-    expect(Object.keys(post.responses)).toEqual(['201', '400', '401', '403', '404', '409', '500']);
+    expect(Object.keys(post.responses)).toEqual(['201', '400', '401', '403', '404', '409', '500', '503']);
     expect(post.responses['201'].content['application/json'].schema.properties.id).toEqual({
       type: 'number',
     });
@@ -164,6 +164,8 @@ describe('OpenAPI generator', () => {
     expect(post.responses['403'].description).toMatch(/Not a member of the space/);
     expect(post.responses['403'].description).toMatch(/not active/);
     expect(codes(post, 404)).toEqual(['not_found']);
+    expect(codes(post, 503)).toEqual(['service_unavailable']);
+    expect(post.responses['503'].headers).toHaveProperty('cache-control');
     expect(post.responses['401'].headers).toHaveProperty('www-authenticate');
     const error = post.responses['409'].content['application/json'].schema;
     expect(error.properties.code).toEqual({ type: 'string', enum: ['duplicate'] });

@@ -9,7 +9,8 @@ import { describePipeline, hasRequired, type JsonObject, objectEntries, toSchema
  * The OpenAPI 3.1 document, generated from the route catalogue (method, path, access level) and the operation
  * contracts (schemas, documented errors). Nothing is written by hand per operation: what the contract says is
  * what the document says. Errors every operation shares are added from the route's shape:
- * - authenticated routes: 401 `rest_not_logged_in` / `invalid_credentials`, 403 `rest_forbidden` (inactive account);
+ * - authenticated routes: 401 `rest_not_logged_in` / `invalid_credentials`, 403 `rest_forbidden` (inactive account),
+ *   503 `service_unavailable` (the authorizer could not read its stores);
  * - routes with path, query or body inputs: 400 `rest_missing_callback_param` / `rest_invalid_param`, plus
  *   `rest_invalid_json` when the body is JSON;
  * - every route: 500 `internal_error`.
@@ -162,6 +163,11 @@ function describeOperation(
       'Wrong user name or password, revoked credentials, unknown scheme or malformed header.',
     );
     addError(403, 'rest_forbidden', 'The account is suspended or banned ("Your account is not active.").');
+    addError(
+      503,
+      'service_unavailable',
+      'The credentials could not be checked (a store is unreachable); nothing was done. Try again.',
+    );
   }
   addError(500, 'internal_error', 'An unexpected failure (logged, never detailed).');
 
