@@ -14,7 +14,8 @@ const USAGE = `Usage: npm run --silent admin -- <command>
   token:revoke --token-id ID
   password:revoke --login L
   import FILE.json
-  settings:set KEY VALUE`;
+  settings:set KEY VALUE
+  digest:run --frequency daily|weekly`;
 
 type Command = (args: ParsedArgs) => Promise<unknown>;
 
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'password:revoke': async () => (await import('./commands/password-revoke.ts')).passwordRevokeCommand,
   import: async () => (await import('./commands/import-file.ts')).importFileCommand,
   'settings:set': async () => (await import('./commands/settings-set.ts')).settingsSetCommand,
+  'digest:run': async () => (await import('./commands/digest-run.ts')).digestRunCommand,
 };
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import { findUserIdByUsername } from '../../shared/domain/users/user-repository.ts';
+import { startSchedules } from './schedules.ts';
 import { generatePepper, type LocalStack, startLocalStack } from './stack.ts';
 
 /**
@@ -57,6 +58,9 @@ async function main(): Promise<void> {
       `administrator created (shown once): user ${admin.username}  application password ${admin.app_password}\n`,
     );
   }
+
+  // Digest e-mails and other recurring jobs, as EventBridge rules run them in the cloud.
+  startSchedules();
 
   process.stdout.write(`ready ${stack.apiUrl}\n`);
   process.stdout.write(`mail inbox ${stack.sesUrl}/\n`);

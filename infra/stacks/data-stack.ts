@@ -5,11 +5,18 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { QUEUES, type QueueEntry, type SecretName } from '../../shared/catalogue/index.ts';
+import {
+  QUEUES,
+  type QueueEntry,
+  SCHEDULES,
+  type ScheduleEntry,
+  type SecretName,
+} from '../../shared/catalogue/index.ts';
 import type { StageConfig } from '../config.ts';
 import { AppTable } from '../constructs/app-table.ts';
 import type { GrantableResources } from '../constructs/api-function.ts';
 import { MediaBucket } from '../constructs/media-bucket.ts';
+import { ScheduleRules } from '../constructs/schedule-rules.ts';
 import { WorkQueue } from '../constructs/work-queue.ts';
 import { acknowledge } from '../nag.ts';
 import { deadLetterQueueName, queueName } from '../naming.ts';
@@ -21,6 +28,11 @@ export interface DataStackProps extends StackProps {
    * @default QUEUES from shared/catalogue
    */
   readonly queues?: readonly QueueEntry[];
+  /**
+   * The recurring jobs to schedule.
+   * @default SCHEDULES from shared/catalogue
+   */
+  readonly schedules?: readonly ScheduleEntry[];
 }
 
 /** Shape of the BuddyPress source secret; operators fill in the values after the first deploy. */
@@ -57,6 +69,8 @@ export class DataStack extends Stack implements GrantableResources {
       );
     }
     this.workQueues = workQueues;
+    const schedules = props.schedules ?? (props.queues ? [] : SCHEDULES);
+    new ScheduleRules(this, 'Schedules', { schedules, queue: (name) => this.queue(name) });
 
     const [, domain] = config.mail.from.split('@');
     this.mailIdentity = new ses.EmailIdentity(this, 'MailIdentity', {

@@ -22,6 +22,7 @@ export {
   queueUrlVariable,
   visibilityTimeoutSeconds,
 } from './queues.ts';
+export { SCHEDULES, type ScheduleEntry } from './schedules.ts';
 export { SECRET_NAMES, SECRETS, type SecretIdVariable, type SecretName } from './secrets.ts';
 export {
   API_BASE_PATH,

@@ -26,6 +26,16 @@ export const QUEUES = [
     maxReceiveCount: 5,
     maxConcurrency: 2,
   },
+  {
+    // Digest e-mails: a scheduled plan message fans out one message per subscriber (see schedules.ts).
+    name: 'digest',
+    entry: 'functions/workers/send-digests.ts',
+    grants: { table: 'readWrite', mailer: true, sendTo: ['digest'], secrets: ['cursorKey'] },
+    batchSize: 10,
+    timeoutSeconds: 60,
+    maxReceiveCount: 5,
+    maxConcurrency: 2,
+  },
 ] as const satisfies readonly QueueEntryOf<string, string, SecretName>[];
 
 export type QueueName = (typeof QUEUES)[number]['name'];

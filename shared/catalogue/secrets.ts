@@ -4,7 +4,10 @@
  */
 export const SECRETS = {
   passwordPepper: { idVariable: 'PASSWORD_PEPPER_SECRET_ID', localVariable: 'PASSWORD_PEPPER' },
-  /** Key of the paging cursors (encrypted and authenticated, so a forged cursor never reaches DynamoDB). */
+  /**
+   * Key of the paging cursors (encrypted and authenticated, so a forged cursor never reaches DynamoDB) and of the
+   * signed links in e-mails (digest unsubscribe); each use derives its own key from it.
+   */
   cursorKey: { idVariable: 'CURSOR_KEY_SECRET_ID', localVariable: 'CURSOR_KEY' },
   buddypressSource: { idVariable: 'BUDDYPRESS_SECRET_ID', localVariable: 'BUDDYPRESS_URL' },
 } as const;

@@ -173,4 +173,27 @@ export const updateNotificationPreferences = defineOperation({
   errors: [INVALID],
 });
 
+// ---- Digest e-mails ----------------------------------------------------------------------------------------
+
+export const unsubscribeFromDigest = defineOperation({
+  operationId: 'unsubscribeFromDigest',
+  summary: 'Stop digest e-mails (the link in every digest e-mail)',
+  description:
+    "Sets the member's `digest_frequency` to `never`. No login: the signed `token` of the e-mail's link is the " +
+    'proof and can do nothing else. Digests go out daily or weekly at 07:00 UTC to members who chose that ' +
+    'frequency, listing the unread notifications since their last digest whose type they want by e-mail; nothing ' +
+    'is sent when there is nothing new, and a period is never mailed twice.',
+  tags: TAGS,
+  query: v.object({
+    token: v.pipe(
+      v.string('is required'),
+      v.regex(/^[A-Za-z0-9._-]{1,120}$/, 'must be the token from the e-mail'),
+    ),
+  }),
+  response: v.object({ message: v.string(), data: v.object({ digest_frequency: v.literal('never') }) }),
+  errors: [
+    { status: 400, code: 'rest_invalid_param', description: 'The token is not one this service signed.' },
+  ],
+});
+
 export { DIGEST_FREQUENCIES, EMAIL_PREFERENCE_KEYS, NOTIFICATION_TYPES, PUSH_PREFERENCE_KEYS };

@@ -19,9 +19,11 @@ export interface OutgoingMail {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  /** An HTML alternative to the text (the text part is always sent). */
+  readonly html?: string;
 }
 
-/** Sends one plain-text e-mail from MAIL_FROM (SES v1 SendEmail); answers SES's message id. */
+/** Sends one e-mail from MAIL_FROM (SES v1 SendEmail), text with an optional HTML part; answers SES's message id. */
 export async function sendMail(mail: OutgoingMail): Promise<string | undefined> {
   const result = await mailerClient().send(
     new SendEmailCommand({
@@ -29,7 +31,10 @@ export async function sendMail(mail: OutgoingMail): Promise<string | undefined> 
       Destination: { ToAddresses: [mail.to] },
       Message: {
         Subject: { Data: mail.subject, Charset: 'UTF-8' },
-        Body: { Text: { Data: mail.text, Charset: 'UTF-8' } },
+        Body: {
+          Text: { Data: mail.text, Charset: 'UTF-8' },
+          ...(mail.html === undefined ? {} : { Html: { Data: mail.html, Charset: 'UTF-8' } }),
+        },
       },
     }),
   );

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { QueueName } from '../catalogue/queues.ts';
+import { digestMessageSchema } from './digest.ts';
 import { mailMessageSchema } from './mail.ts';
 import { tidyNotificationsMessageSchema } from './notifications.ts';
 
@@ -11,9 +12,11 @@ import { tidyNotificationsMessageSchema } from './notifications.ts';
 export const QUEUE_MESSAGES = {
   mail: mailMessageSchema,
   notifications: tidyNotificationsMessageSchema,
+  digest: digestMessageSchema,
 } as const satisfies Record<QueueName, v.GenericSchema>;
 
 export type QueueMessage<Q extends QueueName> = v.InferOutput<(typeof QUEUE_MESSAGES)[Q]>;
 
+export type { DigestMessage } from './digest.ts';
 export type { MailMessage } from './mail.ts';
 export type { TidyNotificationsMessage } from './notifications.ts';

@@ -65,4 +65,12 @@ export const NOTIFICATION_ROUTES = [
     entry: 'functions/http/notifications/update-notification-preferences.ts',
     grants: { table: 'readWrite' },
   },
+  {
+    operationId: 'unsubscribeFromDigest',
+    method: 'GET',
+    path: '/notifications/digest/unsubscribe',
+    access: 'public',
+    entry: 'functions/http/notifications/unsubscribe-from-digest.ts',
+    grants: { table: 'readWrite', secrets: ['cursorKey'] },
+  },
 ] as const satisfies readonly CatalogueRoute[];

@@ -42,5 +42,18 @@ export const notificationPreferencesKey = (userId: number): ItemKey => ({
   sk: 'PREFS#NOTIFICATIONS',
 });
 
+/** GSI1 on the preferences item: the members with one digest frequency (`daily`, `weekly`), by user id. */
+export const digestSubscribers = (frequency: string): Partition =>
+  indexPartition('GSI1', `DIGEST#${frequency}`);
+
+/**
+ * One member's digest of one period (`DIGEST#daily#2026-11-22`, `DIGEST#weekly#2026-W47`): claimed before the
+ * e-mail is sent and marked sent after, so a period is mailed at most once whatever the redeliveries.
+ */
+export const digestRunKey = (userId: number, frequency: string, period: string): ItemKey => ({
+  pk: `USER#${userId}`,
+  sk: `DIGEST#${frequency}#${period}`,
+});
+
 /** Delivery record of one queued e-mail (dedupe id from the message), with a TTL: SQS may deliver twice. */
 export const mailDeliveryKey = (dedupeId: string): ItemKey => ({ pk: `MAIL#${dedupeId}`, sk: 'MAIL' });

@@ -156,6 +156,23 @@ export function queryNewestUnread(
   );
 }
 
+/** Unread notifications created after `since` (undefined: any), newest first, at most `limit`: the digest's list. */
+export function queryUnreadSince(
+  userId: number,
+  since: string | undefined,
+  stats: NotificationStats,
+  limit: number,
+): Promise<NotificationItem[]> {
+  const floors = [unreadFloor(stats), since === undefined ? undefined : timeCeiling(since)].filter(
+    (floor) => floor !== undefined,
+  );
+  return queryItems(
+    withSortRange(recipientNotificationsInState(userId, 'UNREAD'), { from: floors.sort().at(-1) }),
+    NotificationItemSchema,
+    { ascending: false, limit },
+  );
+}
+
 /** The stats update of a per-item change holds only while the watermarks it was decided against stand. */
 function watermarksUnchanged(stats: NotificationStats) {
   const pin = (name: string, placeholder: string, value: string | undefined) =>
