@@ -33,7 +33,8 @@ export async function sendMemberDigest(message: {
 }): Promise<'sent' | 'empty' | 'skipped'> {
   const { frequency, period, user_id: userId } = message;
   const [user, state] = await Promise.all([findUserById(userId), findDigestState(userId)]);
-  if (!user || user.status !== 'active' || state.preferences.digest_frequency !== frequency) return 'skipped';
+  if (user === undefined) return 'skipped';
+  if (user.status !== 'active' || state.preferences.digest_frequency !== frequency) return 'skipped';
   const claimId = randomUUID();
   const claim = await claimDigestRun(userId, frequency, period, claimId, CLAIM_LEASE_MS);
   if (claim === 'done') return 'skipped';
