@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import type {
   APIGatewayRequestAuthorizerEventV2,
   APIGatewaySimpleAuthorizerWithContextResult,
+  Context,
 } from 'aws-lambda';
 import { authenticate } from '../../shared/domain/auth/authenticate.ts';
 import { type AuthorizerContext, toAuthorizerContext } from '../../shared/http/auth-context.ts';
+import { observeInvocation } from '../../shared/observability/invocation.ts';
 import { logger } from '../../shared/observability/logger.ts';
 
 /**
@@ -18,7 +20,16 @@ const CACHE_TTL_MS = 300_000;
 const CACHE_MAX_ENTRIES = 5_000;
 const cache = new Map<string, { context: AuthorizerContext; expiresAt: number }>();
 
-export async function handler(
+export function handler(
+  event: APIGatewayRequestAuthorizerEventV2,
+  lambdaContext?: Context,
+): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>> {
+  return observeInvocation('authorizer', lambdaContext, { requestId: event.requestContext?.requestId }, () =>
+    authorize(event),
+  );
+}
+
+async function authorize(
   event: APIGatewayRequestAuthorizerEventV2,
 ): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>> {
   const header = event.headers?.authorization ?? event.headers?.Authorization;

@@ -11,6 +11,7 @@ import {
   startSesEmulator,
 } from './emulators.ts';
 import { type Gateway, startGateway } from './gateway.ts';
+import { prepareLambdaRuntime } from './lambda-runtime.ts';
 import { type Poller, startPoller } from './poller.ts';
 import { localEnvironment, type ProvisionedStack, provision } from './provision.ts';
 
@@ -58,6 +59,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await Promise.allSettled(emulators.map((emulator) => emulator.stop()));
   };
   try {
+    // Before any AWS SDK request: the SDK would otherwise create a single-context invocation store.
+    await prepareLambdaRuntime();
     const [dynamodb, fauxqs, ses] = await Promise.all([
       freePort().then((port) =>
         startDynamoDbLocal({
@@ -80,6 +83,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       bucketName: options.names.bucket,
       queuePrefix: options.names.queuePrefix,
     });
+    const logLevel = process.env.LOG_LEVEL ?? 'warn';
     const environment = {
       ...localEnvironment({
         tableName: provisioned.tableName,
@@ -92,7 +96,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       }),
       PASSWORD_PEPPER: options.pepper,
       CORS_ORIGINS: options.corsOrigins ?? '*',
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      LOG_LEVEL: logLevel,
+      // EMF lines are for CloudWatch; locally they would drown the logs. Shown at debug, or when asked for.
+      POWERTOOLS_METRICS_DISABLED:
+        process.env.POWERTOOLS_METRICS_DISABLED ?? (logLevel === 'debug' ? 'false' : 'true'),
       STAGE: 'local',
     };
     // Handlers run in this process and parse the environment once; set it before the first one loads.
