@@ -1,6 +1,7 @@
 import { nextId } from '../../db/sequence.ts';
 import { publish } from '../../integrations/queue-publisher.ts';
 import { logger } from '../../observability/logger.ts';
+import { businessMetrics } from '../../observability/metrics.ts';
 import { nowIso } from '../dates.ts';
 import { findUserById } from '../users/user-repository.ts';
 import type { NotificationItem, NotificationType } from './notification-item.ts';
@@ -51,6 +52,7 @@ export async function emitNotification(
     read_at: null,
   };
   await insertNotification(item);
+  businessMetrics.notificationEmitted(item.type);
   await enqueueMailIfWanted(item);
   return item;
 }
