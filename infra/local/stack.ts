@@ -3,13 +3,8 @@ import { join } from 'node:path';
 import { resetEnvCache } from '../../shared/config/env.ts';
 import { resetPepperCache } from '../../shared/config/pepper.ts';
 import { resetDbClient } from '../../shared/db/client.ts';
-import {
-  freePort,
-  type RunningEmulator,
-  startDynamoDbLocal,
-  startFauxqs,
-  startSesEmulator,
-} from './emulators.ts';
+import { startDynamoDbLocal } from './dynamodb-local.ts';
+import { freePort, type RunningEmulator, startFauxqs, startSesEmulator } from './emulators.ts';
 import { type Gateway, startGateway } from './gateway.ts';
 import { prepareLambdaRuntime } from './lambda-runtime.ts';
 import { type Poller, startPoller } from './poller.ts';
@@ -46,6 +41,11 @@ export interface LocalStack {
   readonly environment: Record<string, string>;
   readonly poller: Poller;
   readonly gateway: Gateway;
+  /**
+   * Resolves, saying what happened, when an emulator's process ends while the stack runs (DynamoDB Local killed
+   * or crashed): every request would fail from then on. Never resolves otherwise, nor after `stop()`.
+   */
+  readonly failure: Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -134,6 +134,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       environment,
       poller: runningPoller,
       gateway: runningGateway,
+      failure: Promise.race(emulators.flatMap((emulator) => emulator.unexpectedExit ?? [])),
       stop: stopAll,
     };
   } catch (error) {
