@@ -31,7 +31,10 @@ export interface DynamoDbLocalOptions {
   readonly port: number;
   /** Persist to this directory (`-sharedDb -dbPath`); in memory when omitted. */
   readonly dataDir?: string;
-  /** Give up waiting for readiness after this long; default 30 s (a cold JVM on a busy machine). */
+  /**
+   * Give up waiting for readiness after this long; default 60 s. A JVM is ready in 2-3 s on an idle machine, but
+   * on a shared 2-core machine running several test suites it has been seen to need more than 30 s.
+   */
   readonly readyTimeoutMs?: number;
 }
 
@@ -83,7 +86,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
 
   const endpoint = `http://127.0.0.1:${options.port}`;
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   try {
     for (;;) {
       if (exited) throw new Error(`DynamoDB Local exited before it was ready (${exited}):\n${output}`);
