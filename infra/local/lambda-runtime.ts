@@ -102,7 +102,8 @@ export async function invokeFunction<E, R>(
   }
   // The request id under the key Lambda's runtime uses, so code reading it from the store finds it.
   const scope = { [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: context.awsRequestId };
-  const run = store.run(scope, () => handler(event, context));
+  // async: a handler that throws synchronously fails its invocation like any other error.
+  const run = store.run(scope, async () => handler(event, context));
   return settle(run, Math.min(options.waitMs ?? timeoutMs, timeoutMs), context);
 }
 
