@@ -5,6 +5,7 @@ import type {
 } from 'aws-lambda';
 import { type Authentication, authenticate } from '../../shared/domain/auth/authenticate.ts';
 import { type AuthorizerContext, toAuthorizerContext } from '../../shared/http/auth-context.ts';
+import { observeInvocation } from '../../shared/observability/invocation.ts';
 import { logger } from '../../shared/observability/logger.ts';
 
 /**
@@ -18,7 +19,16 @@ import { logger } from '../../shared/observability/logger.ts';
 const DEFAULT_BUDGET_MS = 10_000;
 const ANSWER_MARGIN_MS = 500;
 
-export async function handler(
+export function handler(
+  event: APIGatewayRequestAuthorizerEventV2,
+  lambdaContext?: Context,
+): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>> {
+  return observeInvocation('authorizer', lambdaContext, { requestId: event.requestContext?.requestId }, () =>
+    authorize(event),
+  );
+}
+
+async function authorize(
   event: APIGatewayRequestAuthorizerEventV2,
   context?: Pick<Context, 'getRemainingTimeInMillis'>,
 ): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>> {

@@ -4,10 +4,12 @@
  * parse it); every message goes to standard error; exit 1 on any failure.
  */
 import { CliError } from './cli-error.ts';
+import { DATA_DIR_OPTION } from '../../shared/config/local-stack-files.ts';
 import { loadStackEnvironment } from './load-stack-env.ts';
-import { type ParsedArgs, parseArgs } from './parse-args.ts';
+import { type ParsedArgs, parseArgs, takeOption } from './parse-args.ts';
 
-const USAGE = `Usage: npm run --silent admin -- <command>
+const USAGE = `Usage: npm run --silent admin -- [--data-dir DIR] <command>
+  --data-dir DIR  the local stack to act on, by its data folder (default .local, or LOCAL_DATA_DIR)
   user:create --login L --email E [--name "Display Name"] [--role administrator|member]
               [--community-role admin|moderator|course_admin|course_creator] [--password P]
   token:create --login L
@@ -30,7 +32,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'digest:run': async () => (await import('./commands/digest-run.ts')).digestRunCommand,
 };
 
-async function main(argv: readonly string[]): Promise<number> {
+async function main(commandLine: readonly string[]): Promise<number> {
+  // Before or after the command name: it chooses the stack, not an option of the command.
+  const { value: dataDir, rest: argv } = takeOption(commandLine, DATA_DIR_OPTION);
   const [name, ...rest] = argv;
   const load = name === undefined ? undefined : COMMANDS[name];
   if (!load) {
@@ -38,7 +42,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const args = parseArgs(rest);
-  loadStackEnvironment();
+  loadStackEnvironment(dataDir);
   const output = await (await load())(args);
   process.stdout.write(`${JSON.stringify(output)}\n`);
   return 0;

@@ -46,3 +46,31 @@ export function requiredOption(args: ParsedArgs, name: string): string {
   if (value === undefined || value.trim() === '') throw new CliError(`Option --${name} is required.`);
   return value;
 }
+
+/**
+ * Removes one `--name value` / `--name=value` option from anywhere in the arguments (it applies to the whole
+ * command line, not to one command) and answers its value and the other arguments.
+ */
+export function takeOption(
+  argv: readonly string[],
+  name: string,
+): { value: string | undefined; rest: string[] } {
+  const rest: string[] = [];
+  let value: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    let found: string | undefined;
+    if (arg === `--${name}`) {
+      found = argv[++i];
+      if (found === undefined || found.startsWith('--'))
+        throw new CliError(`Option --${name} needs a value.`);
+    } else if (arg.startsWith(`--${name}=`)) found = arg.slice(name.length + 3);
+    else {
+      rest.push(arg);
+      continue;
+    }
+    if (value !== undefined) throw new CliError(`Option --${name} is given twice.`);
+    value = found;
+  }
+  return { value, rest };
+}

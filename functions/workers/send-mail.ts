@@ -1,4 +1,7 @@
 import { deliverMail } from '../../shared/domain/notifications/deliver-mail.ts';
-import { sqsHandler } from '../../shared/worker/sqs-handler.ts';
+import { RETRY_LATER, sqsHandler } from '../../shared/worker/sqs-handler.ts';
 
-export const handler = sqsHandler('mail', deliverMail);
+/** A delivery that found another one sending the same e-mail comes back later, when that one is done. */
+export const handler = sqsHandler('mail', async (message) =>
+  (await deliverMail(message)) === 'busy' ? RETRY_LATER : undefined,
+);

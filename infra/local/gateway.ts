@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
   APIGatewayRequestAuthorizerEventV2,
-  Context,
 } from 'aws-lambda';
 import { API_BASE_PATH, FALLBACK_ROUTE, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
+import { AUTHORIZER_SPEC, routeSpec } from '../function-specs.ts';
+import { invokeFunction } from './lambda-runtime.ts';
 import { createRouteMatcher } from './route-matcher.ts';
 
 /**
- * The local stand-in for API Gateway (HTTP API) + Lambda: builds the payload-2.0 event of each request, runs the
- * same authorizer, invokes the same handler module the cloud bundles, and enforces the cloud's limits. An
- * adapter, not a framework: routes come from the catalogue and nothing else.
+ * The local stand-in for API Gateway (HTTP API): builds the payload-2.0 event of each request, has the local
+ * Lambda runtime (lambda-runtime.ts) run the same authorizer and the same handler module the cloud bundles, and
+ * enforces the cloud's limits. An adapter, not a framework: routes come from the catalogue and nothing else.
  */
 
 /** API Gateway's request ceiling (HTTP API): 10 MB. */
@@ -24,7 +23,7 @@ export const MAX_LAMBDA_PAYLOAD_BYTES = 6 * 1024 * 1024;
 /** HTTP API's integration timeout. */
 export const INTEGRATION_TIMEOUT_MS = 30_000;
 
-type LambdaHandler<E, R> = (event: E, context: Context) => Promise<R>;
+type AuthorizerResult = { isAuthorized: boolean; context?: Record<string, unknown> };
 
 export interface GatewayOptions {
   readonly port: number;
@@ -33,7 +32,6 @@ export interface GatewayOptions {
   readonly corsOrigins?: string;
   readonly routes?: readonly RouteEntry[];
   readonly integrationTimeoutMs?: number;
-  readonly rootDir?: string;
 }
 
 export interface Gateway {
@@ -43,20 +41,10 @@ export interface Gateway {
 }
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const rootDir = options.rootDir ?? process.cwd();
   const routes = options.routes ?? ROUTES;
   const matcher = createRouteMatcher(routes);
   const timeoutMs = options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS;
   const corsOrigins = (options.corsOrigins ?? '*').split(',').map((origin) => origin.trim());
-  const modules = new Map<string, Promise<Record<string, unknown>>>();
-  const load = (entry: string) => {
-    let loaded = modules.get(entry);
-    if (!loaded) {
-      loaded = import(pathToFileURL(resolve(rootDir, entry)).href) as Promise<Record<string, unknown>>;
-      modules.set(entry, loaded);
-    }
-    return loaded;
-  };
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
@@ -100,11 +88,26 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const event = buildEvent({ request, url, method, body, requestId, route, pathParameters });
     if (route.access !== 'public') {
-      const authorizer = (await load('functions/auth/authorizer.ts')).handler as LambdaHandler<
-        APIGatewayRequestAuthorizerEventV2,
-        { isAuthorized: boolean; context?: Record<string, unknown> }
-      >;
-      const decision = await authorizer(authorizerEvent(event), lambdaContext('authorizer', timeoutMs));
+      const authorization = await invokeFunction<APIGatewayRequestAuthorizerEventV2, AuthorizerResult>(
+        AUTHORIZER_SPEC,
+        authorizerEvent(event),
+        { waitMs: timeoutMs },
+      );
+      if (authorization.outcome !== 'ok') {
+        // A failed or timed-out authorizer: API Gateway answers a bare 500 / 503 without calling the route.
+        if (authorization.outcome === 'error') {
+          process.stderr.write(`authorizer error: ${authorization.error.stack}\n`);
+        }
+        const status = authorization.outcome === 'timeout' ? 503 : 500;
+        send(
+          response,
+          status,
+          { message: status === 503 ? 'Service Unavailable' : 'Internal Server Error' },
+          cors,
+        );
+        return;
+      }
+      const decision = authorization.value;
       if (!decision.isAuthorized) {
         send(response, 403, { message: 'Forbidden' }, cors);
         return;
@@ -121,25 +124,22 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return;
     }
 
-    const handler = (await load(route.entry)).handler as LambdaHandler<
-      APIGatewayProxyEventV2,
-      APIGatewayProxyStructuredResultV2
-    >;
-    const outcome = await invokeWithTimeout(
-      () => handler(JSON.parse(serialized), lambdaContext(route.operationId, timeoutMs)),
-      timeoutMs,
+    const invocation = await invokeFunction<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(
+      routeSpec(route),
+      JSON.parse(serialized),
+      { waitMs: timeoutMs },
     );
-    if (outcome === 'timeout') {
+    if (invocation.outcome === 'timeout') {
       send(response, 503, { message: 'Service Unavailable' }, cors);
       return;
     }
-    if (outcome instanceof Error) {
+    if (invocation.outcome === 'error') {
       // An unhandled Lambda error: API Gateway answers a bare 500.
-      process.stderr.write(`handler error in ${route.operationId}: ${outcome.stack}\n`);
+      process.stderr.write(`handler error in ${route.operationId}: ${invocation.error.stack}\n`);
       send(response, 500, { message: 'Internal Server Error' }, cors);
       return;
     }
-    const result = outcome;
+    const result = invocation.value;
     const payload = result.isBase64Encoded
       ? Buffer.from(result.body ?? '', 'base64')
       : Buffer.from(result.body ?? '');
@@ -262,42 +262,6 @@ function authorizerEvent(event: APIGatewayProxyEventV2): APIGatewayRequestAuthor
     requestContext: event.requestContext,
     ...(event.pathParameters ? { pathParameters: event.pathParameters } : {}),
   } as APIGatewayRequestAuthorizerEventV2;
-}
-
-function lambdaContext(functionName: string, timeoutMs: number): Context {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
-async function invokeWithTimeout<T>(
-  run: () => Promise<T>,
-  timeoutMs: number,
-): Promise<T | Error | 'timeout'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolvePromise) => {
-    timer = setTimeout(() => resolvePromise('timeout'), timeoutMs);
-  });
-  try {
-    return await Promise.race([
-      run().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function corsHeaders(origin: string | undefined, allowed: readonly string[]): Record<string, string> {

@@ -4,12 +4,12 @@
  * them visible again and its redrive policy moves them to the DLQ after `maxReceiveCount`, exactly as in the cloud,
  * so retry behaviour is the emulator's, not ours.
  *
+ * The local Lambda runtime (lambda-runtime.ts) runs each batch: the worker's module, context, timeout and
+ * invocation scope are the same as for the gateway's functions.
+ *
  * Differences from the cloud, accepted locally: one batch at a time per queue (no `maxConcurrency` scaling), no
  * batching window, and a timed-out handler is reported as failed but keeps running (a process cannot kill a promise).
  */
-import { randomUUID } from 'node:crypto';
-import { dirname, isAbsolute, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
@@ -19,8 +19,10 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
-import { DEFAULT_MEMORY_MB, type QueueEntry } from '../../shared/catalogue/index.ts';
+import type { QueueEntry } from '../../shared/catalogue/index.ts';
+import { workerSpec } from '../function-specs.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators.ts';
+import { type Invocation, invokeFunction } from './lambda-runtime.ts';
 
 export interface PolledQueue {
   readonly entry: QueueEntry;
@@ -40,7 +42,7 @@ export interface PolledQueue {
 // biome-ignore lint/suspicious/noConfusingVoidType: handlers typed `Promise<void>` must be accepted, as Lambda does.
 export type WorkerResult = SQSBatchResponse | undefined | void;
 
-/** Runs a worker on one batch; the default imports `entry.entry` and calls its exported `handler`. */
+/** Runs a worker on one batch instead of the entry's exported `handler` (tests inject faults this way). */
 export type WorkerInvoker = (entry: QueueEntry, event: SQSEvent, context: Context) => Promise<WorkerResult>;
 
 export interface PollerOptions {
@@ -59,8 +61,6 @@ export interface Poller {
   idle(): Promise<void>;
 }
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
 /** SQS returns at most 10 messages per ReceiveMessage; larger batch sizes are filled with further receives. */
 const MAX_MESSAGES_PER_RECEIVE = 10;
 const ERROR_BACKOFF_MS = 1000;
@@ -78,7 +78,7 @@ export function startPoller(options: PollerOptions): Poller {
     region: LOCAL_REGION,
     credentials: LOCAL_CREDENTIALS,
   });
-  const invoke = options.invoke ?? importAndInvoke;
+  const invoke = options.invoke;
   const abort = new AbortController();
   const states = options.queues.map<QueueState>(() => ({ started: 0, lastEmpty: -1 }));
   const idleWaiters = new Set<{ targets: number[]; resolve: () => void }>();
@@ -169,33 +169,15 @@ async function runBatch(
   queue: PolledQueue,
   arn: string,
   messages: Message[],
-  invoke: WorkerInvoker,
+  invoke: WorkerInvoker | undefined,
 ): Promise<void> {
   const { entry } = queue;
   const event: SQSEvent = { Records: messages.map((message) => toRecord(message, arn)) };
   const startedAt = Date.now();
-  const timeoutMs = entry.timeoutSeconds * 1000;
-  const context = lambdaContext(entry, startedAt + timeoutMs);
-  let failedIds: Set<string>;
-  let outcome: 'ok' | 'partial' | 'error' | 'timeout' | 'invalid_response';
-  let errorText: string | undefined;
-  try {
-    const response = await withTimeout(invoke(entry, event, context), timeoutMs);
-    const failures = response?.batchItemFailures ?? [];
-    const known = new Set(event.Records.map((record) => record.messageId));
-    // Lambda treats a failure naming no record of the batch as a failure of the whole batch.
-    if (failures.some((failure) => !failure.itemIdentifier || !known.has(failure.itemIdentifier))) {
-      failedIds = known;
-      outcome = 'invalid_response';
-    } else {
-      failedIds = new Set(failures.map((failure) => failure.itemIdentifier));
-      outcome = failedIds.size === 0 ? 'ok' : 'partial';
-    }
-  } catch (error) {
-    failedIds = new Set(event.Records.map((record) => record.messageId));
-    outcome = error instanceof WorkerTimeout ? 'timeout' : 'error';
-    errorText = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  }
+  const invocation = await invokeFunction<SQSEvent, WorkerResult>(workerSpec(entry), event, {
+    ...(invoke ? { handler: (batch: SQSEvent, context: Context) => invoke(entry, batch, context) } : {}),
+  });
+  const { failedIds, outcome, errorText } = interpret(invocation, event, entry);
 
   const succeeded = event.Records.filter((record) => !failedIds.has(record.messageId));
   if (succeeded.length > 0) {
@@ -227,7 +209,7 @@ async function runBatch(
         source: 'local-poller',
         level: 'debug',
         queue: entry.name,
-        requestId: context.awsRequestId,
+        requestId: invocation.context.awsRequestId,
         records: event.Records.length,
         failed: failedIds.size,
         outcome,
@@ -236,6 +218,39 @@ async function runBatch(
       })}\n`,
     );
   }
+}
+
+interface BatchResult {
+  /** Records to leave on the queue (redelivered after the visibility timeout). */
+  readonly failedIds: ReadonlySet<string>;
+  readonly outcome: 'ok' | 'partial' | 'error' | 'timeout' | 'invalid_response';
+  readonly errorText?: string;
+}
+
+/** Lambda's reading of a batch invocation: an error or timeout fails the whole batch, else the named records. */
+function interpret(invocation: Invocation<WorkerResult>, event: SQSEvent, entry: QueueEntry): BatchResult {
+  const all = new Set(event.Records.map((record) => record.messageId));
+  if (invocation.outcome === 'error') {
+    return {
+      failedIds: all,
+      outcome: 'error',
+      errorText: `${invocation.error.name}: ${invocation.error.message}`,
+    };
+  }
+  if (invocation.outcome === 'timeout') {
+    return {
+      failedIds: all,
+      outcome: 'timeout',
+      errorText: `worker did not finish within ${entry.timeoutSeconds} s`,
+    };
+  }
+  const failures = invocation.value?.batchItemFailures ?? [];
+  // Lambda treats a failure naming no record of the batch as a failure of the whole batch.
+  if (failures.some((failure) => !failure.itemIdentifier || !all.has(failure.itemIdentifier))) {
+    return { failedIds: all, outcome: 'invalid_response' };
+  }
+  const failedIds = new Set(failures.map((failure) => failure.itemIdentifier));
+  return { failedIds, outcome: failedIds.size === 0 ? 'ok' : 'partial' };
 }
 
 function toRecord(message: Message, arn: string): SQSRecord {
@@ -282,45 +297,6 @@ function toRecordAttributes(attributes: Record<string, MessageAttributeValue>): 
   return result;
 }
 
-function lambdaContext(entry: QueueEntry, deadline: number): Context {
-  const functionName = `local-worker-${entry.name}`;
-  const unsupported = () => {
-    throw new Error('Callback-style context methods are not supported; return a promise');
-  };
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${LOCAL_REGION}:000000000000:function:${functionName}`,
-    memoryLimitInMB: String(entry.memoryMb ?? DEFAULT_MEMORY_MB),
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: `local/${functionName}`,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: unsupported,
-    fail: unsupported,
-    succeed: unsupported,
-  };
-}
-
-type WorkerModule = {
-  handler?: (event: SQSEvent, context: Context) => Promise<WorkerResult>;
-};
-const workerModules = new Map<string, Promise<WorkerModule>>();
-
-/** Imports the worker once per process (a warm Lambda keeps its module too) and calls its `handler`. */
-async function importAndInvoke(entry: QueueEntry, event: SQSEvent, context: Context): Promise<WorkerResult> {
-  const path = isAbsolute(entry.entry) ? entry.entry : resolve(repoRoot, entry.entry);
-  let loaded = workerModules.get(path);
-  if (!loaded) {
-    loaded = import(pathToFileURL(path).href) as Promise<WorkerModule>;
-    workerModules.set(path, loaded);
-  }
-  const module = await loaded;
-  if (typeof module.handler !== 'function') throw new Error(`${entry.entry} exports no handler function`);
-  return module.handler(event, context);
-}
-
 async function readArn(sqs: SQSClient, url: string): Promise<string> {
   const read = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }));
   return read.Attributes?.QueueArn ?? fallbackArn(url);
@@ -328,20 +304,6 @@ async function readArn(sqs: SQSClient, url: string): Promise<string> {
 
 function fallbackArn(url: string): string {
   return `arn:aws:sqs:${LOCAL_REGION}:000000000000:${url.split('/').pop() ?? 'unknown'}`;
-}
-
-class WorkerTimeout extends Error {
-  override name = 'WorkerTimeout';
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new WorkerTimeout(`worker did not finish within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

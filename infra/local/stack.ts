@@ -3,14 +3,10 @@ import { join } from 'node:path';
 import { resetEnvCache } from '../../shared/config/env.ts';
 import { resetPepperCache } from '../../shared/config/pepper.ts';
 import { resetDbClient } from '../../shared/db/client.ts';
-import {
-  freePort,
-  type RunningEmulator,
-  startDynamoDbLocal,
-  startFauxqs,
-  startSesEmulator,
-} from './emulators.ts';
+import { startDynamoDbLocal } from './dynamodb-local.ts';
+import { freePort, type RunningEmulator, startFauxqs, startSesEmulator } from './emulators.ts';
 import { type Gateway, startGateway } from './gateway.ts';
+import { prepareLambdaRuntime } from './lambda-runtime.ts';
 import { type Poller, startPoller } from './poller.ts';
 import { localEnvironment, type ProvisionedStack, provision } from './provision.ts';
 
@@ -45,6 +41,11 @@ export interface LocalStack {
   readonly environment: Record<string, string>;
   readonly poller: Poller;
   readonly gateway: Gateway;
+  /**
+   * Resolves, saying what happened, when an emulator's process ends while the stack runs (DynamoDB Local killed
+   * or crashed): every request would fail from then on. Never resolves otherwise, nor after `stop()`.
+   */
+  readonly failure: Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -58,6 +59,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await Promise.allSettled(emulators.map((emulator) => emulator.stop()));
   };
   try {
+    // Before any AWS SDK request: the SDK would otherwise create a single-context invocation store.
+    await prepareLambdaRuntime();
     const [dynamodb, fauxqs, ses] = await Promise.all([
       freePort().then((port) =>
         startDynamoDbLocal({
@@ -80,6 +83,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       bucketName: options.names.bucket,
       queuePrefix: options.names.queuePrefix,
     });
+    const logLevel = process.env.LOG_LEVEL ?? 'warn';
     const environment = {
       ...localEnvironment({
         tableName: provisioned.tableName,
@@ -94,7 +98,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // Stable across restarts of one local store (cursors in links stay valid), yet distinct from the pepper.
       CURSOR_KEY: createHash('sha256').update(`cursor-key:${options.pepper}`).digest('base64url'),
       CORS_ORIGINS: options.corsOrigins ?? '*',
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      LOG_LEVEL: logLevel,
+      // EMF lines are for CloudWatch; locally they would drown the logs. Shown at debug, or when asked for.
+      POWERTOOLS_METRICS_DISABLED:
+        process.env.POWERTOOLS_METRICS_DISABLED ?? (logLevel === 'debug' ? 'false' : 'true'),
       STAGE: 'local',
     };
     // Handlers run in this process and parse the environment once; set it before the first one loads.
@@ -129,6 +136,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       environment,
       poller: runningPoller,
       gateway: runningGateway,
+      failure: Promise.race(emulators.flatMap((emulator) => emulator.unexpectedExit ?? [])),
       stop: stopAll,
     };
   } catch (error) {

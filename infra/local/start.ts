@@ -1,50 +1,99 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  DATA_DIR_OPTION,
+  DATA_DIR_VARIABLE,
+  emulatorDataPath,
+  localDataDir,
+  secretsFilePath,
+  stackFilePath,
+  type StackFile,
+} from '../../shared/config/local-stack-files.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import { findUserIdByUsername } from '../../shared/domain/users/user-repository.ts';
 import { startSchedules } from './schedules.ts';
+import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { generatePepper, type LocalStack, startLocalStack } from './stack.ts';
 
 /**
- * `npm start`: the whole API on this machine, no AWS account. Data lives under `.local/` (git-ignored) and
- * survives restarts; `npm start -- --fresh` deletes it first. `.local/stack.json` tells the operator CLI where
- * the running stack is. Ctrl-C or SIGTERM stops every child process.
+ * `npm start`: the whole API on this machine, no AWS account. Data lives in a data folder (`.local/` by default,
+ * git-ignored; `--data-dir DIR` or LOCAL_DATA_DIR for another) and survives restarts; `--fresh` empties it
+ * first. `<folder>/stack.json` tells the operator CLI where the running stack is.
+ *
+ * Lifecycle (the stack is this process and its DynamoDB Local child; fauxqs, the SES emulator, the gateway and
+ * the poller run in this process):
+ * - One stack per data folder: a second start on the same folder exits 1 with a message (data-dir-lock.ts).
+ * - SIGINT, SIGTERM or SIGHUP stops everything and exits 0. npm forwards SIGTERM to its child, and the `start`
+ *   script `exec`s this process (no shell in between to swallow it), so `kill <npm's pid>` reaches it.
+ * - If the parent (npm) goes away without forwarding anything (SIGKILL), this process notices within a second
+ *   and stops too. The JVM dies with this process whatever kills it (parent-death signal).
+ * - If DynamoDB Local dies, every request would fail: this process says so, stops everything and exits 1.
  */
-const ROOT = resolve(import.meta.dirname, '../..');
-const LOCAL_DIR = join(ROOT, '.local');
-const DATA_DIR = join(LOCAL_DIR, 'data');
-const SECRETS_FILE = join(LOCAL_DIR, 'secrets.json');
-const STACK_FILE = join(LOCAL_DIR, 'stack.json');
 const ADMIN_LOGIN = 'admin';
+const FORCED_EXIT_MS = 10_000;
+const PARENT_CHECK_MS = 500;
 
-async function main(): Promise<void> {
-  const args = new Set(process.argv.slice(2));
-  if (args.has('--help')) {
-    process.stdout.write(
-      'usage: npm start [-- --fresh]\n  PORT=3000 by default; --fresh deletes .local/ first\n',
-    );
-    return;
+const USAGE = `usage: npm start [-- [--fresh] [--${DATA_DIR_OPTION} DIR]]
+  PORT            gateway port (default 3000)
+  --${DATA_DIR_OPTION} DIR  the data folder (default .local; or ${DATA_DIR_VARIABLE}); one stack per folder
+  --fresh         empty the data folder first
+`;
+
+interface StartOptions {
+  readonly fresh: boolean;
+  readonly dataDir: string;
+  readonly port: number;
+}
+
+function parseStartArguments(argv: readonly string[]): StartOptions | 'help' {
+  let fresh = false;
+  let explicitDir: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') return 'help';
+    if (arg === '--fresh') fresh = true;
+    else if (arg === `--${DATA_DIR_OPTION}`) {
+      explicitDir = argv[++i];
+      if (!explicitDir) throw new UsageError(`--${DATA_DIR_OPTION} needs a folder`);
+    } else if (arg.startsWith(`--${DATA_DIR_OPTION}=`)) explicitDir = arg.slice(DATA_DIR_OPTION.length + 3);
+    else throw new UsageError(`unknown argument ${arg}`);
   }
-  if (args.has('--fresh')) rmSync(LOCAL_DIR, { recursive: true, force: true });
-  mkdirSync(LOCAL_DIR, { recursive: true });
-
   const port = Number(process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`PORT must be a port number, not ${process.env.PORT}`);
+    throw new UsageError(`PORT must be a port number, not ${process.env.PORT}`);
+  return { fresh, dataDir: localDataDir(explicitDir), port };
+}
 
+class UsageError extends Error {}
+
+async function main(): Promise<void> {
+  const options = parseStartArguments(process.argv.slice(2));
+  if (options === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const lock = lockDataDir(options.dataDir);
+  process.once('exit', () => lock.release());
+  if (options.fresh) emptyExceptLock(options.dataDir, lock);
+
+  const stopping = watchForStop(lock, options.dataDir);
   const stack = await startLocalStack({
-    port,
-    dataDir: DATA_DIR,
+    port: options.port,
+    dataDir: emulatorDataPath(options.dataDir),
     names: { table: 'community', bucket: 'community-media', queuePrefix: 'community' },
-    pepper: localPepper(),
+    pepper: localPepper(options.dataDir),
   });
-  installShutdown(stack);
+  stopping.attach(stack);
+  stack.failure.then((what) => stopping.stop(`${what}; every request would fail`, 1));
 
-  writeFileSync(
-    STACK_FILE,
-    `${JSON.stringify({ apiUrl: stack.apiUrl, sesUrl: stack.sesUrl, pid: process.pid, env: stack.environment }, null, 2)}\n`,
-    { mode: 0o600 },
-  );
+  const stackFile: StackFile = {
+    apiUrl: stack.apiUrl,
+    sesUrl: stack.sesUrl,
+    pid: process.pid,
+    env: stack.environment,
+  };
+  writeFileSync(stackFilePath(options.dataDir), `${JSON.stringify(stackFile, null, 2)}\n`, { mode: 0o600 });
 
   if ((await findUserIdByUsername(ADMIN_LOGIN)) === undefined) {
     const admin = await createUser({
@@ -65,38 +114,88 @@ async function main(): Promise<void> {
   process.stdout.write(`ready ${stack.apiUrl}\n`);
   process.stdout.write(`mail inbox ${stack.sesUrl}/\n`);
   process.stdout.write(`openapi ${stack.apiUrl}/openapi.json\n`);
+  process.stdout.write(`data ${options.dataDir}\n`);
 }
 
-/** The pepper of this machine's local store: made on the first start, kept beside the data it protects. */
-function localPepper(): string {
-  if (existsSync(SECRETS_FILE)) {
-    const stored = JSON.parse(readFileSync(SECRETS_FILE, 'utf8')) as { passwordPepper?: string };
+/** The pepper of this folder's store: made on the first start, kept beside the data it protects. */
+function localPepper(dataDir: string): string {
+  const file = secretsFilePath(dataDir);
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { passwordPepper?: string };
     if (stored.passwordPepper) return stored.passwordPepper;
   }
   const pepper = generatePepper();
-  writeFileSync(SECRETS_FILE, `${JSON.stringify({ passwordPepper: pepper })}\n`, { mode: 0o600 });
+  writeFileSync(file, `${JSON.stringify({ passwordPepper: pepper })}\n`, { mode: 0o600 });
   return pepper;
 }
 
-function installShutdown(stack: LocalStack): void {
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`stopping (${signal})\n`);
-    rmSync(STACK_FILE, { force: true });
-    const forced = setTimeout(() => process.exit(1), 10_000);
-    forced.unref();
-    stack.stop().finally(() => process.exit(0));
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGHUP', () => stop('SIGHUP'));
+/** `--fresh`, under the lock: a running stack's folder is never wiped. */
+function emptyExceptLock(dataDir: string, lock: DataDirLock): void {
+  for (const entry of readdirSync(dataDir)) {
+    const path = join(dataDir, entry);
+    if (path !== lock.path) rmSync(path, { recursive: true, force: true });
+  }
 }
 
+/**
+ * Stops on a signal, when the parent goes away, or on request; installed before the stack starts so a signal
+ * during the start also stops what has started so far.
+ */
+function watchForStop(lock: DataDirLock, dataDir: string) {
+  let stack: LocalStack | undefined;
+  let stopping = false;
+  const stop = (reason: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    write(code === 0 ? process.stdout : process.stderr, `stopping (${reason})\n`);
+    rmSync(stackFilePath(dataDir), { force: true });
+    setTimeout(() => process.exit(code === 0 ? 1 : code), FORCED_EXIT_MS).unref();
+    (stack?.stop() ?? Promise.resolve()).finally(() => {
+      lock.release();
+      process.exit(code);
+    });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal, 0));
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop(`parent process ${parent} exited`, 0);
+  }, PARENT_CHECK_MS).unref();
+  return {
+    attach(started: LocalStack) {
+      stack = started;
+      // A signal that arrived while starting: stop what has started now.
+      if (stopping) void started.stop();
+    },
+    stop,
+  };
+}
+
+/** A closed stdout (the parent is gone) must not turn a clean stop into a crash. */
+function write(stream: NodeJS.WriteStream, text: string): void {
+  try {
+    stream.write(text);
+  } catch {
+    // nothing to tell anyone
+  }
+}
+process.stdout.on('error', () => {});
+process.stderr.on('error', () => {});
+
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `npm start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  if (error instanceof DataDirInUse) {
+    process.stderr.write(
+      `npm start: ${error.message}\n` +
+        `Stop that stack first (kill ${error.pid}), or start this one on its own folder and port:\n` +
+        `  PORT=3001 npm start -- --${DATA_DIR_OPTION} .local-2\n`,
+    );
+  } else if (error instanceof UsageError) {
+    process.stderr.write(`npm start: ${error.message}\n${USAGE}`);
+  } else if ((error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
+    process.stderr.write(`npm start: port ${process.env.PORT ?? 3000} is in use; set PORT to another one.\n`);
+  } else {
+    process.stderr.write(
+      `npm start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+  }
   process.exit(1);
 });

@@ -10,6 +10,7 @@ import { env } from '../config/env.ts';
 import type { Operation, OperationInput, OperationResponse } from '../contracts/operation.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { Authentication, Caller } from '../domain/auth/index.ts';
+import { beginInvocation, endInvocation } from '../observability/invocation.ts';
 import { logger } from '../observability/logger.ts';
 import { authenticationFromContext } from './auth-context.ts';
 import { errorBody, jsonResponse } from './responses.ts';
@@ -92,19 +93,22 @@ function build<O extends Operation>(
 
   return middy<InternalEvent, HttpResult, Error, Context, Internal>({ timeoutEarlyInMillis: 0 })
     .use({
-      before: function requestLogContext(request: Request) {
+      // The function's id is its operation id (as CDK names it); the keys stay with this invocation's lines.
+      before: function beginObservation(request: Request) {
         request.event.internal = request.internal;
         request.internal.input = { params: undefined, query: undefined, body: undefined };
-        logger.setContext({
+        beginInvocation(operation.operationId, request.context, {
           requestId: request.event.requestContext.requestId,
           operationId: operation.operationId,
         });
       },
-      after: function requestLogLine(request: Request) {
+      after: function endObservation(request: Request) {
         logger.info('request', { status: request.response?.statusCode, route: request.event.routeKey });
+        endInvocation(operation.operationId);
       },
-      onError: function requestErrorLogLine(request: Request) {
+      onError: function endObservationOnError(request: Request) {
         logger.info('request', { status: request.response?.statusCode, route: request.event.routeKey });
+        endInvocation(operation.operationId);
       },
     })
     .use({

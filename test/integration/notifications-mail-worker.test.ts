@@ -1,6 +1,10 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { handler } from '../../functions/workers/send-mail.ts';
+import { db, tableName } from '../../shared/db/client.ts';
+import { mailDeliveryKey } from '../../shared/db/keys/notifications.ts';
+import { MAIL_CLAIM_LEASE_MS } from '../../shared/domain/notifications/mail-delivery-repository.ts';
 import { mailerClient } from '../../shared/integrations/mailer.ts';
 import type { MailMessage } from '../../shared/messages/index.ts';
 
@@ -89,7 +93,7 @@ describe('send-mail worker', () => {
     expect(await mailsTo(failing.to)).toHaveLength(0);
     expect(await mailsTo(fine.to)).toHaveLength(1);
 
-    // No marker was written for the failed send, so the redelivery sends it.
+    // The failed send released its claim, so the redelivery sends at once (no lease to wait out).
     mailerClient().middlewareStack.remove(FAULT);
     const retried = await handler(eventOf(JSON.stringify(failing)));
     expect(retried.batchItemFailures).toEqual([]);
@@ -105,5 +109,77 @@ describe('send-mail worker', () => {
       { itemIdentifier: event.Records[1]?.messageId },
     ]);
     expect(await mailsTo(good.to)).toHaveLength(1);
+  });
+
+  it('sends once when several deliveries of one message run at the same moment', async () => {
+    const mail = message();
+    const events = Array.from({ length: 5 }, () => eventOf(JSON.stringify(mail)));
+    // Hold SES a moment so every delivery has claimed (or found the claim) before the first send completes.
+    mailerClient().middlewareStack.add(
+      (next) => async (args) => {
+        await new Promise((done) => setTimeout(done, 200));
+        return next(args);
+      },
+      { step: 'initialize', name: FAULT },
+    );
+    const results = await Promise.all(events.map((event) => handler(event)));
+    expect(await mailsTo(mail.to)).toHaveLength(1);
+
+    // The deliveries that found the claim taken are not dropped: each is a batch item failure (SQS delivers it
+    // again later)...
+    const deferred = events.filter((_, index) => results[index]?.batchItemFailures.length);
+    expect(deferred).toHaveLength(events.length - 1);
+    for (const event of deferred) {
+      expect(results[events.indexOf(event)]?.batchItemFailures).toEqual([
+        { itemIdentifier: event.Records[0]?.messageId },
+      ]);
+      // ...and when redelivered, finds the e-mail sent and is done.
+      expect((await handler(event)).batchItemFailures).toEqual([]);
+    }
+    expect(await mailsTo(mail.to)).toHaveLength(1);
+  });
+
+  it('takes over a claim whose lease expired (a crashed sender) and sends', async () => {
+    const mail = message();
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...mailDeliveryKey(mail.dedupe_id),
+          entity: 'mail_delivery',
+          state: 'sending',
+          claim_id: 'crashed-sender',
+          claimed_until: Date.now() - 1,
+        },
+      }),
+    );
+    const result = await handler(eventOf(JSON.stringify(mail)));
+    expect(result.batchItemFailures).toEqual([]);
+    expect(await mailsTo(mail.to)).toHaveLength(1);
+    const stored = await db().send(
+      new GetCommand({ TableName: tableName(), Key: mailDeliveryKey(mail.dedupe_id), ConsistentRead: true }),
+    );
+    expect(stored.Item).toMatchObject({ state: 'sent' });
+    expect(stored.Item).not.toHaveProperty('claim_id');
+  });
+
+  it('leaves a live claim alone: the delivery comes back later and nothing is sent meanwhile', async () => {
+    const mail = message();
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...mailDeliveryKey(mail.dedupe_id),
+          entity: 'mail_delivery',
+          state: 'sending',
+          claim_id: 'live-sender',
+          claimed_until: Date.now() + MAIL_CLAIM_LEASE_MS,
+        },
+      }),
+    );
+    const event = eventOf(JSON.stringify(mail));
+    const result = await handler(event);
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: event.Records[0]?.messageId }]);
+    expect(await mailsTo(mail.to)).toHaveLength(0);
   });
 });

@@ -1,6 +1,7 @@
 import { nextId } from '../../db/sequence.ts';
 import { publish } from '../../integrations/queue-publisher.ts';
 import { logger } from '../../observability/logger.ts';
+import { businessMetrics } from '../../observability/metrics.ts';
 import { nowIso } from '../dates.ts';
 import { findUserById } from '../users/index.ts';
 import type { NotificationItem, NotificationType } from './notification-item.ts';
@@ -60,6 +61,7 @@ export async function emitNotification(
     const after = newestCreatedAt === undefined ? 0 : Date.parse(newestCreatedAt) + 1;
     item = { ...item, created_at: new Date(Math.max(Date.now(), after)).toISOString() };
   }
+  businessMetrics.notificationEmitted(item.type);
   await enqueueMailIfWanted(item);
   return item;
 }

@@ -1,0 +1,12 @@
+import { InvokeStore } from '@aws/lambda-invoke-store';
+
+/**
+ * Powertools keeps per-invocation state (log keys, the Lambda context, stored metrics) in
+ * `globalThis.awslambda.InvokeStore` whenever `AWS_LAMBDA_MAX_CONCURRENCY` is set, and throws on the first log
+ * line when that variable is set but no store exists. Lambda's runtime creates the store before it loads the
+ * handler (this call then returns it). A process that merely inherited the variable has none: a CLI or a test
+ * worker started by a process that runs the local Lambda runtime (infra/local/lambda-runtime.ts). Create it for
+ * them, before any logging. Nothing happens when the variable is unset (the usual cloud case: one invocation
+ * at a time per process).
+ */
+if (process.env.AWS_LAMBDA_MAX_CONCURRENCY) await InvokeStore.getInstanceAsync();

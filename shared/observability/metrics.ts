@@ -1,0 +1,70 @@
+import { InvocationScoped } from '@aws-lambda-powertools/commons/utils/invocation-scoped';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import './invoke-store.ts';
+
+/**
+ * Business metrics as CloudWatch embedded metric format (EMF) lines, through Powertools Metrics. Domain code
+ * counts (`businessMetrics.mailSent()`); the function factories publish the counts once per invocation
+ * (`publishInvocationMetrics`, called from shared/observability/invocation.ts), under the namespace
+ * `CommunityApi` with the function as the `service` dimension.
+ *
+ * - `NotificationsEmitted` (Count), dimensions service + type: one EMF line per notification type emitted.
+ * - `MailSent`, `MailFailed` (Count), dimension service.
+ *
+ * Counts are per invocation (Powertools' invocation store), so concurrent invocations in one process never
+ * publish each other's. Set `POWERTOOLS_METRICS_DISABLED=true` to print nothing (the local stack does unless
+ * LOG_LEVEL is debug); the counting itself never fails a request.
+ */
+export const METRICS_NAMESPACE = 'CommunityApi';
+
+interface Counts {
+  readonly notificationsByType: Map<string, number>;
+  mailSent: number;
+  mailFailed: number;
+}
+
+const counts = new InvocationScoped<Counts>('community-api.metrics.counts', {
+  fresh: () => ({ notificationsByType: new Map(), mailSent: 0, mailFailed: 0 }),
+});
+
+export const businessMetrics = {
+  notificationEmitted(type: string): void {
+    const byType = counts.get().notificationsByType;
+    byType.set(type, (byType.get(type) ?? 0) + 1);
+  },
+  mailSent(): void {
+    counts.get().mailSent += 1;
+  },
+  mailFailed(): void {
+    counts.get().mailFailed += 1;
+  },
+};
+
+const publishers = new Map<string, Metrics>();
+
+/** One Metrics per function (service), made on first publish so it reads POWERTOOLS_METRICS_DISABLED then. */
+function publisherFor(service: string): Metrics {
+  let found = publishers.get(service);
+  if (!found) {
+    found = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: service });
+    publishers.set(service, found);
+  }
+  return found;
+}
+
+/** Publishes and forgets this invocation's counts; nothing is printed when there are none. */
+export function publishInvocationMetrics(service: string): void {
+  const { notificationsByType, mailSent, mailFailed } = counts.get();
+  counts.reset();
+  if (notificationsByType.size === 0 && mailSent === 0 && mailFailed === 0) return;
+  const metrics = publisherFor(service);
+  if (mailSent > 0) metrics.addMetric('MailSent', MetricUnit.Count, mailSent);
+  if (mailFailed > 0) metrics.addMetric('MailFailed', MetricUnit.Count, mailFailed);
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  // A record has one value per dimension, so each type gets its own line.
+  for (const [type, count] of notificationsByType) {
+    metrics.addDimension('type', type);
+    metrics.addMetric('NotificationsEmitted', MetricUnit.Count, count);
+    metrics.publishStoredMetrics();
+  }
+}
