@@ -12,6 +12,7 @@ const USAGE = `Usage: npm run --silent admin -- <command>
               [--community-role admin|moderator|course_admin|course_creator] [--password P]
   token:create --login L
   import FILE.json
+  import:recover [--import-id ID]
   settings:set KEY VALUE`;
 
 type Command = (args: ParsedArgs) => Promise<unknown>;
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'user:create': async () => (await import('./commands/user-create.ts')).userCreateCommand,
   'token:create': async () => (await import('./commands/token-create.ts')).tokenCreateCommand,
   import: async () => (await import('./commands/import-file.ts')).importFileCommand,
+  'import:recover': async () => (await import('./commands/import-recover.ts')).importRecoverCommand,
   'settings:set': async () => (await import('./commands/settings-set.ts')).settingsSetCommand,
 };
 

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { recoverAbandonedImports } from '../../shared/domain/import/recover-imports.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import { findUserIdByUsername } from '../../shared/domain/users/user-repository.ts';
 import { generatePepper, type LocalStack, startLocalStack } from './stack.ts';
@@ -58,6 +59,8 @@ async function main(): Promise<void> {
     );
   }
 
+  // Imports a crash interrupted are rolled back before the stack says it is ready (recover-imports.ts).
+  for (const line of await recoverAbandonedImports()) process.stdout.write(`${line}\n`);
   process.stdout.write(`ready ${stack.apiUrl}\n`);
   process.stdout.write(`mail inbox ${stack.sesUrl}/\n`);
   process.stdout.write(`openapi ${stack.apiUrl}/openapi.json\n`);

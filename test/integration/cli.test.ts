@@ -15,7 +15,7 @@ import type { ItemKey } from '../../shared/db/partition.ts';
 import { authenticate } from '../../shared/domain/auth/authenticate.ts';
 import { findNotificationById } from '../../shared/domain/notifications/notification-repository.ts';
 import { getSettings } from '../../shared/domain/settings/settings-repository.ts';
-import type { ImportIdMap } from '../../shared/domain/import/build-import-writes.ts';
+import type { ImportIdMap } from '../../shared/domain/import/build-import-plan.ts';
 
 /**
  * The operator CLI as operators and black-box tests use it: a subprocess whose stdout must be exactly one JSON
