@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   freePort,
@@ -13,15 +13,15 @@ import {
   startDynamoDbLocal,
 } from '../../infra/local/emulators.ts';
 import { resetEnvCache } from '../../shared/config/env.ts';
-import { db, resetDbClient, tableName } from '../../shared/db/client.ts';
+import { resetDbClient, tableName } from '../../shared/db/client.ts';
 import { importBatches } from '../../shared/db/keys/imports.ts';
 import {
   notificationStatsKey,
   recipientNotifications,
   recipientNotificationsOfType,
 } from '../../shared/db/keys/notifications.ts';
-import { keyCondition, type Partition } from '../../shared/db/partition.ts';
-import { getItem } from '../../shared/db/reads.ts';
+import type { Partition } from '../../shared/db/partition.ts';
+import { getItem, queryAll } from '../../shared/db/reads.ts';
 import type { ImportIdMap } from '../../shared/domain/import/build-import-plan.ts';
 import { findImportJournals } from '../../shared/domain/import/import-journal-repository.ts';
 import type { ImportRecovery } from '../../shared/domain/import/recover-imports.ts';
@@ -98,50 +98,17 @@ async function pointAt(emulator: RunningEmulator): Promise<void> {
   resetDbClient();
 }
 
-async function count(partition: Partition, extra: Record<string, unknown> = {}): Promise<number> {
-  const condition = keyCondition(partition);
-  let total = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...(partition.index ? { IndexName: partition.index } : {}),
-        KeyConditionExpression: condition.expression,
-        ExpressionAttributeNames: condition.names,
-        ExpressionAttributeValues: condition.values,
-        Select: 'COUNT',
-        ExclusiveStartKey: startKey,
-        ...extra,
-      }),
-    );
-    total += page.Count ?? 0;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return total;
+/** Every item of a partition, read with a schema that keeps only what the checks need. */
+async function readAll<T>(partition: Partition, schema: v.GenericSchema<unknown, T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const page of queryAll(partition, schema)) items.push(...page);
+  return items;
 }
 
-async function notificationIds(userId: number): Promise<number[]> {
-  const condition = keyCondition(recipientNotifications(userId));
-  const ids: number[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: condition.expression,
-        ExpressionAttributeNames: { ...condition.names, '#id': 'id' },
-        ExpressionAttributeValues: condition.values,
-        ProjectionExpression: '#id',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    ids.push(...(page.Items ?? []).map((item) => Number(item.id)));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return ids;
-}
+const count = async (partition: Partition): Promise<number> => (await readAll(partition, v.unknown())).length;
+
+const notificationIds = async (userId: number): Promise<number[]> =>
+  (await readAll(recipientNotifications(userId), v.object({ id: v.number() }))).map((item) => item.id);
 
 const stats = async (userId: number) =>
   getItem(notificationStatsKey(userId), NotificationStatsItemSchema, { consistent: true });

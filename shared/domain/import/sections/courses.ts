@@ -1,4 +1,4 @@
-import { spaceSlugGuardKey, spaceStatsKey } from '../../../db/keys/spaces.ts';
+import { spaceStatsKey } from '../../../db/keys/spaces.ts';
 import {
   type CourseSettings,
   DEFAULT_COURSE_SETTINGS,
@@ -7,22 +7,29 @@ import {
   storedQuiz,
 } from '../../courses/index.ts';
 import { type PostItem, storedPost } from '../../feeds/index.ts';
-import {
-  type SpaceItem,
-  spaceVisibility,
-  storedSpace,
-  storedSpaceSlugGuard,
-  storedSpaceStats,
-} from '../../spaces/index.ts';
+import { type SpaceItem, spaceVisibility } from '../../spaces/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
 import { itemName } from '../import-error.ts';
 import type { ImportCourse, ImportLesson } from '../import-schema.ts';
-import { lessonRef, ReferenceScope } from '../reference-scope.ts';
-import { buildMembers } from './memberships.ts';
+import { lessonRef } from '../reference-scope.ts';
 import { type BuildContext, defineSection } from './section.ts';
-import { SPACE_COUNTERS } from './spaces.ts';
+import {
+  buildSpaceLike,
+  type ListedMember,
+  resolveSpaceLike,
+  slugProbes,
+  spaceFields,
+} from './space-common.ts';
 
-const COURSE_COUNTERS = [...SPACE_COUNTERS, ...Object.keys(EMPTY_COURSE_STATS)];
+const listed = (course: ImportCourse, where: string): ListedMember[] =>
+  [
+    ...course.admins.map((user, m) => ({ user, role: 'admin' as const, entry: `${where}: admins[${m}]` })),
+    ...course.students.map((user, m) => ({
+      user,
+      role: 'student' as const,
+      entry: `${where}: students[${m}]`,
+    })),
+  ].map((member) => ({ ...member, reference: member.entry }));
 
 /**
  * `courses`: each course (a space of type `course`) with its slug guard, its stats item (space and course counters
@@ -36,36 +43,16 @@ export const coursesSection = defineSection({
   resolve(courses, scope) {
     courses.forEach((course, i) => {
       const where = itemName('courses', i, course.ref);
-      scope.define('course', course.ref, i, where);
-      scope.unique('space-slug', course.slug, where, 'slug');
-      if (course.created_by !== undefined) scope.user(course.created_by, `${where}: created_by`);
-      const enrolled = [
-        ...course.admins.map((user, m) => ({ user, where: `${where}: admins[${m}]` })),
-        ...course.students.map((user, m) => ({ user, where: `${where}: students[${m}]` })),
-      ];
-      for (const member of enrolled) scope.user(member.user, member.where);
-      ReferenceScope.distinct(
-        enrolled.map((member) => member.user),
-        (index) => enrolled[index]!.where,
-      );
+      resolveSpaceLike('course', course, i, where, listed(course, where), scope);
       course.lessons.forEach((lesson, j) => {
-        scope.define(
-          'lesson',
-          lessonRef(course.ref, lesson.ref),
-          j,
-          itemName(`${where}: lessons`, j, lesson.ref),
-          lesson.ref,
-        );
+        const lessonWhere = itemName(`${where}: lessons`, j, lesson.ref);
+        scope.define('lesson', lessonRef(course.ref, lesson.ref), j, lessonWhere, lesson.ref);
         scope.unique(`lesson-slug:${course.ref}`, lesson.slug, `${where}: lessons[${j}]`, 'slug');
       });
     });
   },
 
-  mustBeFree: (courses) =>
-    courses.map((course, i) => ({
-      key: spaceSlugGuardKey(course.slug),
-      message: `${itemName('courses', i, course.ref)}: slug "${course.slug}" is already taken`,
-    })),
+  mustBeFree: (courses) => slugProbes('courses', courses),
 
   ids: (courses) => ({
     space: courses.length,
@@ -79,35 +66,12 @@ export const coursesSection = defineSection({
       context.setId('course', course.ref, id);
       const label = itemName('courses', i, course.ref);
       const item = courseItem(course, id, i, context);
-      context.spaces.set(id, item);
-      context.plan.guard(storedSpaceSlugGuard(course.slug, id), `${label}: slug "${course.slug}"`);
-      context.plan.unit(label, [
-        storedSpace(item),
-        {
-          item: storedSpaceStats(id, { members_count: 0, posts_count: 0, ...EMPTY_COURSE_STATS }),
-          unchanged: COURSE_COUNTERS,
-        },
-      ]);
-      buildMembers(
-        context,
-        id,
-        [
-          ...course.admins.map((user) => ({ user, role: 'admin' as const })),
-          ...course.students.map((user) => ({ user, role: 'student' as const })),
-        ],
-        item.created_at,
-        label,
-      );
+      buildSpaceLike(context, label, item, { ...EMPTY_COURSE_STATS }, listed(course, label));
       const lessons: Record<string, number> = {};
       course.lessons.forEach((lesson, position) => {
-        lessons[lesson.ref] = buildLesson(
-          context,
-          item,
-          lesson,
-          position + 1,
-          `${label}: lessons[${position}]`,
-        );
-        context.setId('lesson', lessonRef(course.ref, lesson.ref), lessons[lesson.ref]!);
+        const lessonId = buildLesson(context, item, lesson, position + 1, `${label}: lessons[${position}]`);
+        context.setId('lesson', lessonRef(course.ref, lesson.ref), lessonId);
+        lessons[lesson.ref] = lessonId;
       });
       output[course.ref] = { id, lessons };
     });
@@ -116,7 +80,6 @@ export const coursesSection = defineSection({
 });
 
 function courseItem(course: ImportCourse, id: number, index: number, context: BuildContext): SpaceItem {
-  const createdAt = course.created_at ?? context.now;
   const settings: CourseSettings = {
     ...DEFAULT_COURSE_SETTINGS,
     ...(course.settings as Partial<CourseSettings>),
@@ -124,27 +87,13 @@ function courseItem(course: ImportCourse, id: number, index: number, context: Bu
   if (course.course_type) settings.course_type = course.course_type;
   if (course.sequential_lesson_order !== undefined)
     settings.sequential_lesson_order = course.sequential_lesson_order ? 'yes' : 'no';
-  const creator = course.created_by ?? course.admins[0];
   return {
-    id,
-    title: course.title,
-    slug: course.slug,
-    description: course.description,
-    description_rendered: renderMarkdown(course.description),
-    logo: course.logo,
-    cover_photo: course.cover_photo,
-    created_by: creator === undefined ? 0 : context.userId(creator),
-    parent_id: null,
-    privacy: course.privacy,
-    serial: course.serial ?? index + 1,
-    status: course.status,
+    ...spaceFields(course, id, index, course.admins[0], context),
     type: 'course',
     settings: { ...settings },
     course_type: settings.course_type,
     lockscreen: [],
     category_ids: [],
-    created_at: createdAt,
-    updated_at: createdAt,
   };
 }
 
