@@ -167,6 +167,7 @@ describe('an import killed mid-way', () => {
   const files = mkdtempSync(join(tmpdir(), 'import-crash-files-'));
   let emulator: RunningEmulator;
   const users: { id: number; login: string }[] = [];
+  const saved = { TABLE_NAME: process.env.TABLE_NAME, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT };
 
   const notificationsFile = (name: string, size: number, salt: number) => {
     const notifications = Array.from({ length: size }, (_, i) => ({
@@ -202,6 +203,9 @@ describe('an import killed mid-way', () => {
   }, 120_000);
 
   afterAll(async () => {
+    Object.assign(process.env, saved);
+    resetEnvCache();
+    resetDbClient();
     await emulator?.stop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(files, { recursive: true, force: true });
