@@ -289,9 +289,10 @@ describe('an import killed mid-way', () => {
     }
     expect(await findImportJournals()).toEqual([]);
 
+    // Mark-all-read flips 12 notifications per transaction: a quarter of the recipients keeps the test quick.
     const markStarted = performance.now();
     await Promise.all(
-      users.map(async (user) => {
+      users.slice(0, USERS / 4).map(async (user) => {
         const caller = {
           id: user.id,
           username: user.login,
@@ -314,7 +315,7 @@ describe('an import killed mid-way', () => {
       `import crash: ${committed} of ${journal!.batches} batches committed when DynamoDB Local was killed ` +
         `(${visible} notifications visible, ${Math.round(recoverStarted - started)} ms into the test); ` +
         `rollback ${recovered.imports[0]!.duration_ms} ms, import:recover ${Math.round(recoverWall)} ms wall; ` +
-        `re-import ${Math.round(importWall)} ms wall, mark-all-read of ${USERS} users ${Math.round(markWall)} ms\n`,
+        `re-import ${Math.round(importWall)} ms wall, mark-all-read of ${USERS / 4} users ${Math.round(markWall)} ms\n`,
     );
   }, 300_000);
 

@@ -64,9 +64,12 @@ export async function writeImport(plan: ImportPlan, items: Record<string, number
   } catch (error) {
     clearInterval(heartbeat);
     const rollback = await rollBackImport(importId).catch(() => undefined);
-    const rolledBack = rollback?.outcome === 'rolled_back' || rollback?.outcome === 'absent';
-    if (error instanceof ImportError && rolledBack) throw error;
-    throw new ImportInterrupted(importId, rolledBack, error);
+    // The commit's answer was lost but it had been written: the import is final after all.
+    if (rollback?.outcome !== 'committed') {
+      const rolledBack = rollback?.outcome === 'rolled_back' || rollback?.outcome === 'absent';
+      if (error instanceof ImportError && rolledBack) throw error;
+      throw new ImportInterrupted(importId, rolledBack, error);
+    }
   } finally {
     clearInterval(heartbeat);
   }
