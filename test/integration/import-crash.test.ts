@@ -76,20 +76,22 @@ async function cliJson<T>(...args: string[]): Promise<{ output: T; stderr: strin
   return { output: JSON.parse(result.stdout) as T, stderr: result.stderr };
 }
 
-/** The pid of the JVM serving `dataDir` (found in /proc; killed by that id only). */
-function jvmPid(dataDir: string): number {
+/** The pid of the JVM serving `endpoint` (found in /proc by its `-port`; killed by that id only). */
+function jvmPid(endpoint: string): number {
+  const port = new URL(endpoint).port;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    let cmdline: string;
+    let args: string[];
     try {
-      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
     } catch {
       continue;
     }
-    if (cmdline.includes('DynamoDBLocal.jar') && cmdline.split('\0').includes(resolve(dataDir)))
+    const portAt = args.indexOf('-port');
+    if (args.some((arg) => arg.includes('DynamoDBLocal')) && portAt !== -1 && args[portAt + 1] === port)
       return Number(entry);
   }
-  throw new Error(`No DynamoDB Local serves ${dataDir}`);
+  throw new Error(`No DynamoDB Local serves ${endpoint}`);
 }
 
 async function pointAt(emulator: RunningEmulator): Promise<void> {
@@ -219,7 +221,7 @@ describe('an import killed mid-way', () => {
     const started = performance.now();
     const importId = await killAfterBatches(
       (planned) => Math.floor(planned / 3),
-      () => process.kill(jvmPid(dataDir), 'SIGKILL'),
+      () => process.kill(jvmPid(emulator.endpoint), 'SIGKILL'),
     );
     const crashed = await importing.done;
     expect(crashed.code).toBe(1);
@@ -320,8 +322,8 @@ describe('an import killed mid-way', () => {
   }, 300_000);
 
   it('is rolled back by the next import when the importing process is killed', async () => {
-    const before = new Map<number, number>();
-    for (const user of users) before.set(user.id, (await stats(user.id))?.total ?? 0);
+    const before = new Map<number, { total: number; unread: number }>();
+    for (const user of users) before.set(user.id, (await stats(user.id)) ?? { total: 0, unread: 0 });
     const { path, notifications } = notificationsFile('second', 800, 3);
     const expected = expectedCounts(notifications);
 
@@ -342,8 +344,8 @@ describe('an import killed mid-way', () => {
     for (const user of users) {
       const want = expected.get(user.login)!;
       const got = (await stats(user.id))!;
-      expect(got.total, user.login).toBe(before.get(user.id)! + want.total);
-      expect(got.unread, user.login).toBe(want.unread);
+      expect(got.total, user.login).toBe(before.get(user.id)!.total + want.total);
+      expect(got.unread, user.login).toBe(before.get(user.id)!.unread + want.unread);
       expect(await notificationIds(user.id), user.login).toHaveLength(got.total);
     }
     expect(await findImportJournals()).toEqual([]);
