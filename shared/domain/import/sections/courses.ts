@@ -1,17 +1,10 @@
-import { spaceStatsKey } from '../../../db/keys/spaces.ts';
-import {
-  type CourseSettings,
-  DEFAULT_COURSE_SETTINGS,
-  EMPTY_COURSE_STATS,
-  storedLessonOrderRow,
-  storedQuiz,
-} from '../../courses/index.ts';
-import { type PostItem, storedPost } from '../../feeds/index.ts';
-import { type SpaceItem, spaceVisibility } from '../../spaces/index.ts';
-import { renderMarkdown } from '../../text/index.ts';
+import type { SequenceName } from '../../../db/keys/sequences.ts';
+import { type CourseSettings, DEFAULT_COURSE_SETTINGS, EMPTY_COURSE_STATS } from '../../courses/index.ts';
+import type { SpaceItem } from '../../spaces/index.ts';
 import { itemName } from '../import-error.ts';
-import type { ImportCourse, ImportLesson } from '../import-schema.ts';
-import { lessonRef } from '../reference-scope.ts';
+import type { ImportCourse } from '../import-schema.ts';
+import { lessonsPart } from './course-lessons.ts';
+import type { BuiltCourse } from './course-part.ts';
 import { type BuildContext, defineSection } from './section.ts';
 import {
   buildSpaceLike,
@@ -20,6 +13,9 @@ import {
   slugProbes,
   spaceFields,
 } from './space-common.ts';
+
+/** The lists inside each course, in processing order (course-part.ts): a new one is a file and an entry here. */
+const COURSE_PARTS = [lessonsPart] as const;
 
 const listed = (course: ImportCourse, where: string): ListedMember[] =>
   [
@@ -32,10 +28,9 @@ const listed = (course: ImportCourse, where: string): ListedMember[] =>
   ].map((member) => ({ ...member, reference: member.entry }));
 
 /**
- * `courses`: each course (a space of type `course`) with its slug guard, its stats item (space and course counters
- * from 0), one unit per admin and student, and one per lesson (the lesson post, its order row, its quiz, counted
- * on the course's `published_lessons_count`). Courses take `space` ids after the file's spaces; lessons take `post`
- * ids before the file's feeds.
+ * `courses`: each course (a space of type `course`, `space` ids after the file's spaces) with its slug guard, its
+ * stats item (space and course counters from 0) and one unit per admin and student (space-common.ts), then its
+ * parts (`lessons`, course-lessons.ts). The output lists each part's ids under its name.
  */
 export const coursesSection = defineSection({
   name: 'courses',
@@ -44,36 +39,46 @@ export const coursesSection = defineSection({
     courses.forEach((course, i) => {
       const where = itemName('courses', i, course.ref);
       resolveSpaceLike('course', course, i, where, listed(course, where), scope);
-      course.lessons.forEach((lesson, j) => {
-        const lessonWhere = itemName(`${where}: lessons`, j, lesson.ref);
-        scope.define('lesson', lessonRef(course.ref, lesson.ref), j, lessonWhere, lesson.ref);
-        scope.unique(`lesson-slug:${course.ref}`, lesson.slug, `${where}: lessons[${j}]`, 'slug');
-      });
+      for (const part of COURSE_PARTS) part.resolve(course[part.name] as never, course, where, scope);
     });
   },
 
   mustBeFree: (courses) => slugProbes('courses', courses),
 
-  ids: (courses) => ({
-    space: courses.length,
-    post: courses.reduce((sum, course) => sum + course.lessons.length, 0),
-  }),
+  ids(courses) {
+    const counts: Partial<Record<SequenceName, number>> = { space: courses.length };
+    for (const course of courses) {
+      for (const part of COURSE_PARTS) {
+        for (const [name, count] of Object.entries(part.ids?.(course[part.name] as never) ?? {}))
+          counts[name as SequenceName] = (counts[name as SequenceName] ?? 0) + count;
+      }
+    }
+    return counts;
+  },
 
   build(courses, context) {
     const output: Record<string, { id: number; lessons: Record<string, number> }> = {};
     courses.forEach((course, i) => {
       const id = context.takeId('space');
       context.setId('course', course.ref, id);
-      const label = itemName('courses', i, course.ref);
-      const item = courseItem(course, id, i, context);
-      buildSpaceLike(context, label, item, { ...EMPTY_COURSE_STATS }, listed(course, label));
-      const lessons: Record<string, number> = {};
-      course.lessons.forEach((lesson, position) => {
-        const lessonId = buildLesson(context, item, lesson, position + 1, `${label}: lessons[${position}]`);
-        context.setId('lesson', lessonRef(course.ref, lesson.ref), lessonId);
-        lessons[lesson.ref] = lessonId;
-      });
-      output[course.ref] = { id, lessons };
+      const built: BuiltCourse = {
+        ref: course.ref,
+        item: courseItem(course, id, i, context),
+        where: itemName('courses', i, course.ref),
+      };
+      buildSpaceLike(
+        context,
+        built.where,
+        built.item,
+        { ...EMPTY_COURSE_STATS },
+        listed(course, built.where),
+      );
+      const parts: Record<string, Record<string, number>> = {};
+      for (const part of COURSE_PARTS) {
+        const ids = part.build(course[part.name] as never, built, context);
+        if (ids) parts[part.name] = ids;
+      }
+      output[course.ref] = { id, lessons: {}, ...parts };
     });
     return output;
   },
@@ -95,83 +100,4 @@ function courseItem(course: ImportCourse, id: number, index: number, context: Bu
     lockscreen: [],
     category_ids: [],
   };
-}
-
-/** One lesson: its post, order row and quiz, counted on the course when published. Returns its id. */
-function buildLesson(
-  context: BuildContext,
-  course: SpaceItem,
-  lesson: ImportLesson,
-  position: number,
-  label: string,
-): number {
-  const id = context.takeId('post');
-  const createdAt = lesson.created_at ?? course.created_at;
-  const post: PostItem = {
-    id,
-    user_id: course.created_by,
-    space_id: course.id,
-    space_visibility: spaceVisibility(course.privacy),
-    title: lesson.title,
-    slug: lesson.slug,
-    message: lesson.message,
-    message_rendered: renderMarkdown(lesson.message),
-    type: 'course_lesson',
-    status: lesson.status,
-    topic_ids: [],
-    comments_count: 0,
-    reactions_count: 0,
-    media: [],
-    created_at: createdAt,
-    updated_at: createdAt,
-    course_id: course.id,
-    position,
-  };
-  context.posts.set(id, post);
-  const quiz = lesson.quiz;
-  context.plan.unit(
-    label,
-    [
-      { item: storedPost(post), unchanged: ['status', 'comments_count'] },
-      storedLessonOrderRow({
-        id,
-        course_id: course.id,
-        position,
-        title: lesson.title,
-        slug: lesson.slug,
-        status: lesson.status,
-      }),
-      ...(quiz
-        ? [
-            storedQuiz({
-              lesson_id: id,
-              course_id: course.id,
-              passing_score: quiz.passing_score,
-              max_attempts: quiz.max_attempts,
-              allow_retake: quiz.allow_retake,
-              time_limit: quiz.time_limit,
-              show_correct_answers: quiz.show_correct_answers,
-              randomize_questions: quiz.randomize_questions,
-              questions: quiz.questions.map((q) => ({
-                id: q.id,
-                slug: q.slug ?? q.id,
-                type: q.type,
-                question: q.question,
-                options: q.options ?? [],
-                points: q.points,
-                required: q.required,
-                explanation: q.explanation,
-                accepted_answers: q.accepted_answers ?? [],
-              })),
-              created_at: createdAt,
-              updated_at: createdAt,
-            }),
-          ]
-        : []),
-    ],
-    lesson.status === 'published'
-      ? [{ key: spaceStatsKey(course.id), deltas: { published_lessons_count: 1 } }]
-      : [],
-  );
-  return id;
 }

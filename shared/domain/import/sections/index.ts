@@ -9,7 +9,8 @@ import { usersSection } from './users.ts';
 /**
  * The import file's sections in processing order: a section may reference only sections listed before it (and
  * its own earlier items), and ids shared by sections (spaces and courses; lessons and feeds) are handed out in
- * this order. A new section is one file and one entry here, plus its schema in import-schema.ts.
+ * this order. A new section is one file and one entry here, plus its schema in import-schema.ts; a new list inside
+ * each course (course comments, completions) is a course part instead (course-part.ts, `COURSE_PARTS`).
  */
 export const IMPORT_SECTIONS = [
   usersSection,
