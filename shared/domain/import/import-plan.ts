@@ -58,7 +58,8 @@ export class ImportPlan {
   ): void {
     this.units.push({
       label,
-      puts: puts.map((put) => ('item' in put ? (put as PlannedPut) : { item: put })),
+      // A bare stored item has its key at the top; a PlannedPut wraps one.
+      puts: puts.map((put): PlannedPut => ('pk' in put ? { item: put as StoredItem } : (put as PlannedPut))),
       counts,
     });
   }
