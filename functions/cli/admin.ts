@@ -16,6 +16,7 @@ const USAGE = `Usage: npm run --silent admin -- [--data-dir DIR] <command>
   token:revoke --token-id ID
   password:revoke --login L
   import FILE.json
+  import:recover [--import-id ID]
   settings:set KEY VALUE
   digest:run --frequency daily|weekly`;
 
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'token:revoke': async () => (await import('./commands/token-revoke.ts')).tokenRevokeCommand,
   'password:revoke': async () => (await import('./commands/password-revoke.ts')).passwordRevokeCommand,
   import: async () => (await import('./commands/import-file.ts')).importFileCommand,
+  'import:recover': async () => (await import('./commands/import-recover.ts')).importRecoverCommand,
   'settings:set': async () => (await import('./commands/settings-set.ts')).settingsSetCommand,
   'digest:run': async () => (await import('./commands/digest-run.ts')).digestRunCommand,
 };

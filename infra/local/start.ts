@@ -9,6 +9,7 @@ import {
   stackFilePath,
   type StackFile,
 } from '../../shared/config/local-stack-files.ts';
+import { recoverAbandonedImports } from '../../shared/domain/import/recover-imports.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import { findUserIdByUsername } from '../../shared/domain/users/user-repository.ts';
 import { startSchedules } from './schedules.ts';
@@ -108,6 +109,8 @@ async function main(): Promise<void> {
     );
   }
 
+  // Imports a crash interrupted are rolled back before the stack says it is ready (recover-imports.ts).
+  for (const line of await recoverAbandonedImports()) process.stdout.write(`${line}\n`);
   // Digest e-mails and other recurring jobs, as EventBridge rules run them in the cloud.
   startSchedules();
 

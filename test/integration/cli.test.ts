@@ -14,7 +14,7 @@ import type { ItemKey } from '../../shared/db/partition.ts';
 import { authenticate } from '../../shared/domain/auth/authenticate.ts';
 import { findNotificationById } from '../../shared/domain/notifications/notification-repository.ts';
 import { getSettings } from '../../shared/domain/settings/settings-repository.ts';
-import type { ImportIdMap } from '../../shared/domain/import/build-import-writes.ts';
+import type { ImportIdMap } from '../../shared/domain/import/build-import-plan.ts';
 import { cli, cliJson as json } from '../support/cli.ts';
 
 /** The operator CLI as a subprocess (test/support/cli.ts): one JSON document on stdout, exit code as contract. */

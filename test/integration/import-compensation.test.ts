@@ -6,17 +6,36 @@ import { spaceSlugGuardKey } from '../../shared/db/keys/spaces.ts';
 import { topicStatsKey } from '../../shared/db/keys/topics.ts';
 import type { ItemKey } from '../../shared/db/partition.ts';
 import { ImportError } from '../../shared/domain/import/import-error.ts';
-import { ImportWrites } from '../../shared/domain/import/import-writes.ts';
-import { writeAllOrNothing } from '../../shared/domain/import/write-all-or-nothing.ts';
+import { findImportJournals } from '../../shared/domain/import/import-journal-repository.ts';
+import { ImportPlan } from '../../shared/domain/import/import-plan.ts';
+import { writeImport } from '../../shared/domain/import/write-import.ts';
 
 /**
- * All or nothing beyond one transaction: an import larger than 100 actions is several transactions, and when a
- * later one fails (here: a slug created "concurrently" after the checks), the earlier ones are undone.
+ * All or nothing beyond one transaction: an import larger than one transaction is written under a journal, and
+ * when a later transaction fails (here: a slug created "concurrently" after the checks) the committed ones are
+ * undone from their markers, leaving neither items, counts nor log behind.
  */
 const get = async (key: ItemKey) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 
-describe('writeAllOrNothing', () => {
+/** Journals of this test's imports, recognised by the section name it records. */
+const journalsOf = async (section: string) =>
+  (await findImportJournals()).filter((journal) => journal.items[section] !== undefined);
+
+function guardsPlan(slugs: readonly string[], probe: string, amounts: readonly number[]): ImportPlan {
+  const plan = new ImportPlan();
+  for (const [i, slug] of slugs.entries()) {
+    plan.guard(
+      { ...spaceSlugGuardKey(slug), entity: 'space_slug_guard', space_id: i },
+      `spaces[${i}]: slug "${slug}"`,
+    );
+  }
+  for (const amount of amounts)
+    plan.unit('probe', [], [{ key: topicStatsKey(), deltas: { [probe]: amount } }]);
+  return plan;
+}
+
+describe('writeImport', () => {
   it('undoes the committed transactions when a later one fails', async () => {
     const run = randomBytes(4).toString('hex');
     const slugs = Array.from({ length: 150 }, (_, i) => `comp-${run}-${i}`);
@@ -26,16 +45,9 @@ describe('writeAllOrNothing', () => {
     );
     const before = (await get(topicStatsKey()))?.[`probe:${run}`];
 
-    const writes = new ImportWrites();
-    for (const [i, slug] of slugs.entries()) {
-      writes.put(
-        { ...spaceSlugGuardKey(slug), entity: 'space_slug_guard', space_id: i },
-        `spaces[${i}]: slug "${slug}"`,
-      );
-    }
-    writes.add(topicStatsKey(), { [`probe:${run}`]: 1 });
-
-    const error = await writeAllOrNothing(writes).catch((e: unknown) => e);
+    const error = await writeImport(guardsPlan(slugs, `probe:${run}`, [1]), { [`comp-${run}`]: 150 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ImportError);
     expect((error as Error).message).toContain(`spaces[120]: slug "${slugs[120]}"`);
 
@@ -45,21 +57,15 @@ describe('writeAllOrNothing', () => {
       else expect(item, slug).toBeUndefined();
     }
     expect((await get(topicStatsKey()))?.[`probe:${run}`]).toBe(before);
+    expect(await journalsOf(`comp-${run}`)).toEqual([]);
   });
 
-  it('writes a file larger than one transaction completely', async () => {
+  it('writes a plan larger than one transaction completely and removes its log', async () => {
     const run = randomBytes(4).toString('hex');
-    const writes = new ImportWrites();
-    for (let i = 0; i < 230; i++) {
-      writes.put(
-        { ...spaceSlugGuardKey(`big-${run}-${i}`), entity: 'space_slug_guard', space_id: i },
-        `spaces[${i}]`,
-      );
-    }
-    writes.add(topicStatsKey(), { [`probe:${run}`]: 2 });
-    writes.add(topicStatsKey(), { [`probe:${run}`]: 3 });
-    await writeAllOrNothing(writes);
-    expect(await get(spaceSlugGuardKey(`big-${run}-229`))).toMatchObject({ space_id: 229 });
+    const slugs = Array.from({ length: 230 }, (_, i) => `big-${run}-${i}`);
+    await writeImport(guardsPlan(slugs, `probe:${run}`, [2, 3]), { [`big-${run}`]: 230 });
+    expect(await get(spaceSlugGuardKey(slugs[229]!))).toMatchObject({ space_id: 229 });
     expect((await get(topicStatsKey()))?.[`probe:${run}`]).toBe(5);
+    expect(await journalsOf(`big-${run}`)).toEqual([]);
   });
 });

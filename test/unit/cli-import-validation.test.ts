@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../shared/config/env.ts';
-import { buildImportWrites } from '../../shared/domain/import/build-import-writes.ts';
+import { buildImportPlan, sequenceCounts } from '../../shared/domain/import/build-import-plan.ts';
+import { planBatches } from '../../shared/domain/import/plan-batches.ts';
 import { parseImportFile } from '../../shared/domain/import/run-import.ts';
 import { resolveReferences } from '../../shared/domain/import/resolve-references.ts';
 import { renderMarkdown } from '../../shared/domain/text/render-markdown.ts';
+import { MemoryTable } from '../support/import-batches.ts';
 
 /** Validation and reference resolution run before any I/O; these pin their messages (they name the item). */
 const refuse = (file: unknown) => () => resolveReferences(parseImportFile(file));
@@ -139,7 +141,7 @@ describe('import validation', () => {
     expect([...refs.externalLogins.keys()]).toEqual(['bob']);
   });
 
-  it('builds final counters from the file', () => {
+  it('builds every count from the file, each with the item it counts', () => {
     const file = parseImportFile({
       users: [user('ann')],
       spaces: [{ ref: 's', title: 'S', slug: 's', members: [{ user: 'ann' }] }],
@@ -149,39 +151,58 @@ describe('import validation', () => {
         { user: 'ann', space: 's', message: 'draft', status: 'draft' },
       ],
       comments: [{ ref: 'c', user: 'ann', feed: 'f', message: 'hi' }],
+      notifications: [{ user: 'ann', type: 'mention' }],
     });
-    const { writes, output } = buildImportWrites(file, resolveReferences(file), {
-      firstUserId: 10,
-      firstSpaceId: 20,
-      firstTopicId: 30,
-      firstPostId: 40,
-      firstCommentId: 50,
-      firstNotificationId: 60,
-      nextTopicSerial: 4,
+    resolveReferences(file);
+    expect(sequenceCounts(file)).toEqual({
+      user: 1,
+      space: 1,
+      topic: 1,
+      post: 2,
+      comment: 1,
+      notification: 1,
+    });
+    const { plan, output } = buildImportPlan(file, {
+      firstIds: { user: 10, space: 20, topic: 30, post: 40, comment: 50, notification: 60 },
       externalUserIds: new Map(),
-      pepper: 'pepper',
+      prepared: { users: { pepper: 'pepper' }, topics: { nextSerial: 4 } },
       now: '2026-01-01T00:00:00.000Z',
     });
     expect(output).toMatchObject({
+      users: { ann: { id: 10, username: 'ann' } },
       spaces: { s: 20 },
       topics: { t: 30 },
       feeds: { f: 40 },
       comments: { c: 50 },
+      notifications: [60],
     });
-    const items = new Map(writes.items.map(({ item }) => [`${item.pk} ${item.sk}`, item]));
-    expect(items.get('POST#40 POST')).toMatchObject({
+    // Guards first: a login or slug taken meanwhile aborts before any entity is written.
+    expect(plan.guards.map((unit) => unit.label)).toEqual([
+      'users[0] "ann": login "ann" or e-mail "ann@example.com"',
+      'users[0] "ann": login "ann" or e-mail "ann@example.com"',
+      'spaces[0] "s": slug "s"',
+      'topics[0] "t": slug "t"',
+    ]);
+
+    const table = new MemoryTable();
+    for (const batch of planBatches(plan)) table.apply(batch);
+    expect(table.get('POST#40', 'POST')).toMatchObject({
       comments_count: 1,
       topic_ids: new Set([30]),
       gsi2pk: 'SPACE#20#POSTS',
     });
-    expect(items.get('POST#41 POST')).not.toHaveProperty('gsi2pk');
-    expect(items.get('TOPIC#30 TOPIC')).toMatchObject({ posts_count: 1, serial: 4, slug: 't' });
-    expect(writes.counters.get('SPACE#20\u0000STATS')).toMatchObject({
-      deltas: { members_count: 1, posts_count: 1 },
+    expect(table.get('POST#41', 'POST')).not.toHaveProperty('gsi2pk');
+    expect(table.get('TOPIC#30', 'TOPIC')).toMatchObject({ posts_count: 1, serial: 4, slug: 't' });
+    expect(table.get('TOPICS', 'STATS')).toMatchObject({ total: 1, 'status:active': 1 });
+    expect(table.get('SPACE#20', 'STATS')).toMatchObject({ members_count: 1, posts_count: 1 });
+    expect(table.get('USER#10', 'STATS')).toMatchObject({
+      entity: 'user_stats',
+      feeds_published: 1,
+      'feeds_published_space:20': 1,
+      comments_published: 1,
+      'comments_published_space:20': 1,
     });
-    expect(writes.counters.get('USER#10\u0000STATS')).toMatchObject({
-      deltas: { feeds_published: 1, 'feeds_published_space:20': 1, comments_published: 1 },
-    });
+    expect(table.get('USER#10', 'NOTIFSTATS')).toMatchObject({ total: 1, unread: 1, 'unread:mention': 1 });
   });
 });
 

@@ -1,11 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import type { ImportIdMap } from '../../../shared/domain/import/build-import-writes.ts';
-import { ImportError } from '../../../shared/domain/import/import-error.ts';
+import type { ImportIdMap } from '../../../shared/domain/import/build-import-plan.ts';
+import { ImportError, ImportInterrupted } from '../../../shared/domain/import/import-error.ts';
+import { recoverAbandonedImports } from '../../../shared/domain/import/recover-imports.ts';
 import { runImport } from '../../../shared/domain/import/run-import.ts';
 import { CliError } from '../cli-error.ts';
 import { assertKnownOptions, type ParsedArgs } from '../parse-args.ts';
 
-/** `import FILE.json`: prints the id map; a refused file exits 1 with nothing written. */
+/**
+ * `import FILE.json`: prints the id map; a refused file exits 1 with nothing written. Before importing, it rolls
+ * back what crashed imports left (owner process gone), and says so on standard error.
+ */
 export async function importFileCommand(args: ParsedArgs): Promise<ImportIdMap> {
   assertKnownOptions(args, []);
   const [path, ...extra] = args.positionals;
@@ -22,10 +26,12 @@ export async function importFileCommand(args: ParsedArgs): Promise<ImportIdMap> 
   } catch (error) {
     throw new CliError(`${path} is not valid JSON: ${(error as Error).message}`);
   }
+  for (const line of await recoverAbandonedImports()) process.stderr.write(`${line}\n`);
   try {
     return await runImport(raw);
   } catch (error) {
     if (error instanceof ImportError) throw new CliError(`Import refused, nothing written. ${error.message}`);
+    if (error instanceof ImportInterrupted) throw new CliError(error.message);
     throw error;
   }
 }

@@ -1,12 +1,11 @@
 import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
-import { spaceSlugGuardKey } from '../../db/keys/spaces.ts';
-import { topicSlugGuardKey } from '../../db/keys/topics.ts';
-import { emailGuardKey, usernameGuardKey } from '../../db/keys/users.ts';
+import { usernameGuardKey } from '../../db/keys/users.ts';
 import type { ItemKey } from '../../db/partition.ts';
-import { ImportError, itemName } from './import-error.ts';
+import { ImportError } from './import-error.ts';
 import type { ImportFile } from './import-schema.ts';
-import type { ResolvedReferences } from './resolve-references.ts';
+import type { ReferenceScope } from './reference-scope.ts';
+import { IMPORT_SECTIONS } from './sections/index.ts';
 
 interface Probe {
   readonly key: ItemKey;
@@ -18,45 +17,15 @@ interface Probe {
 const keyString = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
 
 /**
- * Reads every uniqueness guard the import will write (logins, e-mails, space and topic slugs) and the login guard
- * of every existing user it references, in BatchGetItem calls. This gives the operator a precise early error;
- * the guards' conditional writes remain what actually enforces uniqueness against concurrent creates.
- * Returns the ids of the referenced existing users.
+ * Reads every uniqueness guard the sections will write (logins, e-mails, space and topic slugs) and the login
+ * guard of every existing user the file references, in BatchGetItem calls. This gives the operator a precise early
+ * error; the guards' conditional writes remain what actually enforces uniqueness against concurrent creates.
+ * Returns the ids of the referenced existing users, by login.
  */
-export async function checkExisting(
-  file: ImportFile,
-  refs: ResolvedReferences,
-): Promise<Map<string, number>> {
+export async function checkExisting(file: ImportFile, scope: ReferenceScope): Promise<Map<string, number>> {
   const probes: Probe[] = [
-    ...file.users.flatMap((u, i) => [
-      {
-        key: usernameGuardKey(u.login),
-        message: `${itemName('users', i, u.ref)}: login "${u.login}" is already taken`,
-      },
-      {
-        key: emailGuardKey(u.email),
-        message: `${itemName('users', i, u.ref)}: e-mail "${u.email}" is already used`,
-      },
-    ]),
-    ...file.spaces.map((s, i) => ({
-      key: spaceSlugGuardKey(s.slug),
-      message: `${itemName('spaces', i, s.ref)}: slug "${s.slug}" is already taken`,
-    })),
-    ...file.courses.map((c, i) => ({
-      key: spaceSlugGuardKey(c.slug),
-      message: `${itemName('courses', i, c.ref)}: slug "${c.slug}" is already taken`,
-    })),
-    ...file.topics.flatMap((t, i) =>
-      t.slug
-        ? [
-            {
-              key: topicSlugGuardKey(t.slug),
-              message: `${itemName('topics', i, t.ref)}: slug "${t.slug}" is already taken`,
-            },
-          ]
-        : [],
-    ),
-    ...[...refs.externalLogins].map(([login, where]) => ({
+    ...IMPORT_SECTIONS.flatMap((section) => section.mustBeFree?.(file[section.name] as never) ?? []),
+    ...[...scope.externalLogins].map(([login, where]) => ({
       key: usernameGuardKey(login),
       message: '',
       mustExist: `${where} (neither a ref of this file's users nor an existing login)`,

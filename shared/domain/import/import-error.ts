@@ -39,3 +39,26 @@ export function describeIssue(raw: unknown, issue: v.BaseIssue<unknown>): string
   const where = [label || 'file', field].filter(Boolean).join(': ');
   return `${where}: ${issue.message}`;
 }
+
+/**
+ * The import stopped for a reason other than its content: the table became unreachable mid-way, or a recovery
+ * took the import over. `rolledBack` says whether what it had committed is already undone; if not, the journal
+ * stays and the next recovery (the next `import`, `npm start`, `import:recover`) rolls it back.
+ */
+export class ImportInterrupted extends Error {
+  readonly importId: string;
+  readonly rolledBack: boolean;
+
+  constructor(importId: string, rolledBack: boolean, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      rolledBack
+        ? `Import ${importId} failed and was rolled back, nothing imported: ${reason}`
+        : `Import ${importId} was interrupted: ${reason}. What it wrote stays visible until it is rolled back: run \`npm run admin -- import:recover\` (the next import and \`npm start\` also do it).`,
+      { cause },
+    );
+    this.name = 'ImportInterrupted';
+    this.importId = importId;
+    this.rolledBack = rolledBack;
+  }
+}

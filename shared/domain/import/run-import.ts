@@ -1,15 +1,16 @@
 import * as v from 'valibot';
-import { passwordPepper } from '../../config/pepper.ts';
-import { nextId } from '../../db/sequence.ts';
 import type { SequenceName } from '../../db/keys/sequences.ts';
+import { nextId } from '../../db/sequence.ts';
 import { nowIso } from '../dates.ts';
-import { buildImportWrites, type ImportIdMap } from './build-import-writes.ts';
+import { buildImportPlan, type ImportIdMap, sectionSizes, sequenceCounts } from './build-import-plan.ts';
 import { checkExisting } from './check-existing.ts';
-import { findLargestTopicSerial, slugify } from '../topics/index.ts';
-import { describeIssue, ImportError, itemName } from './import-error.ts';
+import { describeIssue, ImportError } from './import-error.ts';
 import { type ImportFile, ImportFileSchema } from './import-schema.ts';
 import { resolveReferences } from './resolve-references.ts';
-import { writeAllOrNothing } from './write-all-or-nothing.ts';
+import { IMPORT_SECTIONS } from './sections/index.ts';
+import type { PrepareContext, SectionName } from './sections/section.ts';
+import { normalizeUsername } from '../users/index.ts';
+import { writeImport } from './write-import.ts';
 
 /** Validates the whole file against the schema; the message names the first offending items. */
 export function parseImportFile(raw: unknown): ImportFile {
@@ -22,56 +23,52 @@ export function parseImportFile(raw: unknown): ImportFile {
     const more = result.issues.length > 5 ? `\n(and ${result.issues.length - 5} more problems)` : '';
     throw new ImportError(`${messages.join('\n')}${more}`);
   }
-  // A topic without a slug gets the one generated from its title now, so it is checked like a given one.
-  result.output.topics.forEach((topic, index) => {
-    topic.slug ??= slugify(topic.title);
-    if (topic.slug === '') {
-      throw new ImportError(
-        `${itemName('topics', index, topic.ref)}: slug: cannot be generated from the title; give one`,
-      );
-    }
-  });
   return result.output;
 }
 
 /**
  * The operator import (spec/operator-cli.md): validate the whole file, resolve its references, check what it
- * would create is free and what it references exists, and only then allocate ids and write, all or nothing.
- * Any refusal before the write leaves the table untouched.
+ * would create is free and what it references exists, and only then allocate ids and write, all or nothing even
+ * across a crash (write-import.ts). Any refusal before the write leaves the table untouched.
  */
 export async function runImport(raw: unknown): Promise<ImportIdMap> {
   const file = parseImportFile(raw);
-  const refs = resolveReferences(file);
-  const externalUserIds = await checkExisting(file, refs);
-
-  const lessons = file.courses.reduce((sum, course) => sum + course.lessons.length, 0);
-  const [firstUserId, firstSpaceId, firstTopicId, firstPostId, firstCommentId, firstNotificationId] =
-    await Promise.all([
-      allocate('user', file.users.length),
-      allocate('space', file.spaces.length + file.courses.length),
-      allocate('topic', file.topics.length),
-      allocate('post', lessons + file.feeds.length),
-      allocate('comment', file.comments.length),
-      allocate('notification', file.notifications.length),
-    ]);
-  const { writes, output } = buildImportWrites(file, refs, {
-    firstUserId,
-    firstSpaceId,
-    firstTopicId,
-    firstPostId,
-    firstCommentId,
-    firstNotificationId,
-    nextTopicSerial: file.topics.some((t) => t.serial === undefined)
-      ? (await findLargestTopicSerial()) + 1
-      : 1,
-    externalUserIds,
-    pepper: file.users.length > 0 ? await passwordPepper() : '',
-    now: nowIso(),
-  });
-  await writeAllOrNothing(writes);
+  const scope = resolveReferences(file);
+  const externalUserIds = await checkExisting(file, scope);
+  const now = nowIso();
+  const existingUserId = (reference: string) =>
+    scope.indexOf('user', reference) === undefined
+      ? externalUserIds.get(normalizeUsername(reference))
+      : undefined;
+  const [firstIds, prepared] = await Promise.all([
+    allocateIds(sequenceCounts(file)),
+    prepareSections(file, { existingUserId, now }),
+  ]);
+  const { plan, output } = buildImportPlan(file, { firstIds, externalUserIds, prepared, now });
+  await writeImport(plan, sectionSizes(file));
   return output;
 }
 
-/** One block of ids per sequence; an empty section allocates nothing (no gap). */
-const allocate = (name: SequenceName, count: number): Promise<number> =>
-  count === 0 ? Promise.resolve(0) : nextId(name, count);
+/** One block of ids per sequence; a sequence the file takes nothing from allocates nothing (no gap). */
+async function allocateIds(
+  counts: Partial<Record<SequenceName, number>>,
+): Promise<Partial<Record<SequenceName, number>>> {
+  const entries = Object.entries(counts).filter(([, count]) => count > 0) as [SequenceName, number][];
+  const firsts = await Promise.all(entries.map(([name, count]) => nextId(name, count)));
+  return Object.fromEntries(entries.map(([name], index) => [name, firsts[index]]));
+}
+
+/** What non-empty sections read before building (the pepper, the largest topic serial). */
+async function prepareSections(
+  file: ImportFile,
+  context: PrepareContext,
+): Promise<Partial<Record<SectionName, unknown>>> {
+  const prepared = await Promise.all(
+    IMPORT_SECTIONS.map(async (section) => {
+      const items = file[section.name];
+      if (!section.prepare || items.length === 0) return [section.name, undefined] as const;
+      return [section.name, await section.prepare(items as never, context)] as const;
+    }),
+  );
+  return Object.fromEntries(prepared);
+}

@@ -10,9 +10,14 @@ export {
 } from './emit-notification.ts';
 export {
   type NotificationItem,
+  type NotificationStats,
   type NotificationType,
   notificationCounts,
   storedNotification,
   storedNotificationTypeCopy,
 } from './notification-item.ts';
-export { notificationCreationActions } from './notification-repository.ts';
+export {
+  findNotificationStatsOfUsers,
+  notificationCreationActions,
+  raiseNewestCreatedAt,
+} from './notification-repository.ts';

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
 import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
@@ -15,7 +16,7 @@ import { timeCeiling } from '../../db/keys/sort.ts';
 import { queryMergedPage } from '../../db/merged-page.ts';
 import { type Partition, withSortRange } from '../../db/partition.ts';
 import type { PageResult } from '../../db/query-page.ts';
-import { getItem, parseItem, queryItems } from '../../db/reads.ts';
+import { batchGetItems, getItem, parseItem, queryItems } from '../../db/reads.ts';
 import {
   deleteAction,
   putAction,
@@ -83,6 +84,49 @@ export async function getNotificationStats(userId: number): Promise<Notification
     (await getItem(notificationStatsKey(userId), NotificationStatsItemSchema, { consistent: true })) ??
     EMPTY_NOTIFICATION_STATS
   );
+}
+
+/** Several recipients' stats in one BatchGetItem (recipients without any are absent from the map). */
+export async function findNotificationStatsOfUsers(
+  userIds: readonly number[],
+): Promise<Map<number, NotificationStats>> {
+  const unique = [...new Set(userIds)];
+  if (unique.length === 0) return new Map();
+  const items = await batchGetItems(unique.map(notificationStatsKey), StatsWithOwnerSchema, {
+    consistent: true,
+  });
+  return new Map(items.map(({ pk, stats }) => [Number(pk.slice('USER#'.length)), stats]));
+}
+
+const StatsWithOwnerSchema = v.pipe(
+  v.looseObject({ pk: v.string() }),
+  v.transform((raw) => ({ pk: raw.pk, stats: parseItem(NotificationStatsItemSchema, raw) })),
+);
+
+/**
+ * Raises a recipient's newest creation time to at least `createdAt` (never lowers it): the import does it before
+ * storing history newer than what the recipient has, so bulk actions' watermarks keep covering everything stored.
+ */
+export async function raiseNewestCreatedAt(userId: number, createdAt: string): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: notificationStatsKey(userId),
+        UpdateExpression:
+          'SET newest_created_at = :created, entity = if_not_exists(entity, :entity), user_id = :user',
+        ConditionExpression: 'attribute_not_exists(newest_created_at) OR newest_created_at < :created',
+        ExpressionAttributeValues: {
+          ':created': createdAt,
+          ':entity': 'notification_stats',
+          ':user': userId,
+        },
+      }),
+    );
+  } catch (error) {
+    // Already at or beyond it.
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
 }
 
 export interface NotificationListQuery {

@@ -1,0 +1,103 @@
+import { postKey } from '../../../db/keys/feeds.ts';
+import { spaceStatsKey } from '../../../db/keys/spaces.ts';
+import { userStatsKey } from '../../../db/keys/users.ts';
+import { type CommentItem, storedComment } from '../../feeds/index.ts';
+import { renderMarkdown } from '../../text/index.ts';
+import { ImportError, itemName } from '../import-error.ts';
+import type { PlannedCount } from '../import-plan.ts';
+import type { ImportComment } from '../import-schema.ts';
+import { lessonRef } from '../reference-scope.ts';
+import { defineSection } from './section.ts';
+
+/** What a comment is on: a feed of the file, or a lesson of one of the file's courses. */
+const targetOf = (comment: ImportComment): string =>
+  comment.feed !== undefined
+    ? `feed:${comment.feed}`
+    : `lesson:${lessonRef(comment.course!, comment.lesson!)}`;
+
+/**
+ * `comments`: each comment on a feed or a lesson of the file; a reply names an earlier comment on the same post.
+ * A published one counts on its post's `comments_count` and its author's stats; a comment on a lesson also counts
+ * on the course's `lesson_comments_<status>`.
+ */
+export const commentsSection = defineSection({
+  name: 'comments',
+
+  resolve(comments, scope) {
+    comments.forEach((comment, i) => {
+      if (comment.ref !== undefined)
+        scope.define('comment', comment.ref, i, itemName('comments', i, comment.ref));
+    });
+    // References after every ref is known, so a parent listed later is named as such rather than as unknown.
+    comments.forEach((comment, i) => {
+      const where = itemName('comments', i, comment.ref);
+      scope.user(comment.user, `${where}: user`);
+      if (comment.feed !== undefined) scope.require('feed', comment.feed, `${where}: feed`);
+      else {
+        scope.require('course', comment.course!, `${where}: course`);
+        if (scope.indexOf('lesson', lessonRef(comment.course!, comment.lesson!)) === undefined)
+          throw new ImportError(`${where}: lesson: unknown lesson ref "${comment.lesson}"`);
+      }
+      if (comment.parent === null) return;
+      const parent = scope.require('comment', comment.parent, `${where}: parent`);
+      if (parent >= i)
+        throw new ImportError(`${where}: parent: parent "${comment.parent}" must be listed before the reply`);
+      if (targetOf(comments[parent]!) !== targetOf(comment))
+        throw new ImportError(`${where}: parent: the parent is on another post`);
+    });
+  },
+
+  ids: (comments) => ({ comment: comments.length }),
+
+  build(comments, context) {
+    const output: Record<string, number> = {};
+    comments.forEach((comment, i) => {
+      const id = context.takeId('comment');
+      const postId =
+        comment.feed !== undefined
+          ? context.idOf('feed', comment.feed)
+          : context.idOf('lesson', lessonRef(comment.course!, comment.lesson!));
+      const post = context.posts.get(postId)!;
+      const createdAt = comment.created_at ?? context.now;
+      const userId = context.userId(comment.user);
+      const courseId = post.type === 'course_lesson' ? post.course_id! : null;
+      const item: CommentItem = {
+        id,
+        post_id: postId,
+        parent_id: comment.parent === null ? null : context.idOf('comment', comment.parent),
+        user_id: userId,
+        space_id: post.space_id,
+        space_visibility: post.space_visibility,
+        course_id: courseId,
+        message: comment.message,
+        message_rendered: renderMarkdown(comment.message),
+        status: comment.status,
+        reactions_count: 0,
+        created_at: createdAt,
+        updated_at: createdAt,
+      };
+      const counts: PlannedCount[] = [];
+      if (comment.status === 'published') {
+        counts.push(
+          { key: postKey(postId), deltas: { comments_count: 1 } },
+          {
+            key: userStatsKey(userId),
+            deltas: { comments_published: 1, [`comments_published_space:${post.space_id ?? 0}`]: 1 },
+          },
+        );
+      }
+      if (courseId !== null)
+        counts.push({ key: spaceStatsKey(courseId), deltas: { [`lesson_comments_${comment.status}`]: 1 } });
+      context.plan.unit(
+        itemName('comments', i, comment.ref),
+        [{ item: storedComment(item), unchanged: ['status'] }],
+        counts,
+      );
+      if (comment.ref !== undefined) {
+        context.setId('comment', comment.ref, id);
+        output[comment.ref] = id;
+      }
+    });
+    return output;
+  },
+});

@@ -1,0 +1,90 @@
+import { spaceStatsKey } from '../../../db/keys/spaces.ts';
+import { topicKey } from '../../../db/keys/topics.ts';
+import { userStatsKey } from '../../../db/keys/users.ts';
+import { type PostItem, storedPost, storedPostTopicLink } from '../../feeds/index.ts';
+import { spaceVisibility } from '../../spaces/index.ts';
+import { renderMarkdown } from '../../text/index.ts';
+import { slugify } from '../../topics/index.ts';
+import { itemName } from '../import-error.ts';
+import type { PlannedCount } from '../import-plan.ts';
+import { ReferenceScope } from '../reference-scope.ts';
+import { defineSection } from './section.ts';
+
+/**
+ * `feeds`: each feed with its topic links. A published one counts on its space's `posts_count`, each of its topics'
+ * `posts_count` and its author's stats, in the same transaction. `comments_count` starts at 0 and moves with each
+ * published comment. Feeds take `post` ids after the lessons.
+ */
+export const feedsSection = defineSection({
+  name: 'feeds',
+
+  resolve(feeds, scope) {
+    feeds.forEach((feed, i) => {
+      const where = itemName('feeds', i, feed.ref);
+      if (feed.ref !== undefined) scope.define('feed', feed.ref, i, where);
+      scope.user(feed.user, `${where}: user`);
+      if (feed.space !== null) scope.require('space', feed.space, `${where}: space`);
+      feed.topics.forEach((topic, t) => {
+        scope.require('topic', topic, `${where}: topics[${t}]`);
+      });
+      ReferenceScope.distinct(feed.topics, (t) => `${where}: topics[${t}]`, 'topic');
+    });
+  },
+
+  ids: (feeds) => ({ post: feeds.length }),
+
+  build(feeds, context) {
+    const output: Record<string, number> = {};
+    feeds.forEach((feed, i) => {
+      const id = context.takeId('post');
+      const createdAt = feed.created_at ?? context.now;
+      const spaceId = feed.space === null ? null : context.idOf('space', feed.space);
+      const space = spaceId === null ? undefined : context.spaces.get(spaceId);
+      const topicIds = feed.topics.map((topic) => context.idOf('topic', topic));
+      const userId = context.userId(feed.user);
+      const post: PostItem = {
+        id,
+        user_id: userId,
+        space_id: spaceId,
+        space_visibility: spaceVisibility(space?.privacy ?? null),
+        title: feed.title,
+        slug: feed.slug ?? (slugify(feed.title || feed.message.slice(0, 80)) || `feed-${id}`),
+        message: feed.message,
+        message_rendered: renderMarkdown(feed.message),
+        type: 'text',
+        status: feed.status,
+        topic_ids: topicIds,
+        comments_count: 0,
+        reactions_count: 0,
+        media: [],
+        created_at: createdAt,
+        updated_at: createdAt,
+      };
+      context.posts.set(id, post);
+      const counts: PlannedCount[] =
+        post.status === 'published'
+          ? [
+              ...topicIds.map((topicId) => ({ key: topicKey(topicId), deltas: { posts_count: 1 } })),
+              ...(spaceId === null ? [] : [{ key: spaceStatsKey(spaceId), deltas: { posts_count: 1 } }]),
+              {
+                key: userStatsKey(userId),
+                deltas: { feeds_published: 1, [`feeds_published_space:${spaceId ?? 0}`]: 1 },
+              },
+            ]
+          : [];
+      context.plan.unit(
+        itemName('feeds', i, feed.ref),
+        [
+          { item: storedPost(post), unchanged: ['status', 'comments_count'] },
+          ...topicIds.map((topicId) => storedPostTopicLink(post, topicId)),
+        ],
+        counts,
+      );
+      if (feed.ref !== undefined) {
+        context.setId('feed', feed.ref, id);
+        output[feed.ref] = id;
+      }
+    });
+    return output;
+  },
+});

@@ -1,0 +1,28 @@
+import { commentsSection } from './comments.ts';
+import { coursesSection } from './courses.ts';
+import { feedsSection } from './feeds.ts';
+import { notificationsSection } from './notifications.ts';
+import { spacesSection } from './spaces.ts';
+import { topicsSection } from './topics.ts';
+import { usersSection } from './users.ts';
+
+/**
+ * The import file's sections in processing order: a section may reference only sections listed before it (and
+ * its own earlier items), and ids shared by sections (spaces and courses; lessons and feeds) are handed out in
+ * this order. A new section is one file and one entry here, plus its schema in import-schema.ts; a new list inside
+ * each course (course comments, completions) is a course part instead (course-part.ts, `COURSE_PARTS`).
+ */
+export const IMPORT_SECTIONS = [
+  usersSection,
+  spacesSection,
+  topicsSection,
+  coursesSection,
+  feedsSection,
+  commentsSection,
+  notificationsSection,
+] as const;
+
+type Section = (typeof IMPORT_SECTIONS)[number];
+
+/** The command's output (spec/operator-cli.md "Output"): each section's part under its name. */
+export type ImportIdMap = { [S in Section as S['name']]: ReturnType<S['build']> };

@@ -1,0 +1,66 @@
+import type { SequenceName } from '../../../db/keys/sequences.ts';
+import type { ItemKey } from '../../../db/partition.ts';
+import type { PostItem } from '../../feeds/index.ts';
+import type { SpaceItem } from '../../spaces/index.ts';
+import type { ImportPlan } from '../import-plan.ts';
+import type { ImportFile } from '../import-schema.ts';
+import type { ReferenceScope, RefKind } from '../reference-scope.ts';
+
+export type SectionName = keyof ImportFile;
+
+/** A key the import will write that must not exist yet (a login, e-mail or slug guard), and the refusal. */
+export interface FreeKeyProbe {
+  readonly key: ItemKey;
+  readonly message: string;
+}
+
+/**
+ * One section of the import file. Sections run in the registry's order (sections/index.ts), each step for every
+ * section before the next step, so a section may use what earlier sections registered and built. A new section is
+ * a file exporting one of these, an entry in the registry and a schema entry in import-schema.ts.
+ */
+export interface ImportSection<Name extends SectionName, Output, Prepared = void> {
+  readonly name: Name;
+  /** Registers the section's refs and checks every reference it makes (no I/O; throws ImportError). */
+  resolve(items: ImportFile[Name], scope: ReferenceScope): void;
+  /** Guard keys the section writes, read before anything is written to refuse a taken one early. */
+  mustBeFree?(items: ImportFile[Name]): FreeKeyProbe[];
+  /** How many ids it takes from each sequence (blocks are allocated once per sequence, in section order). */
+  ids?(items: ImportFile[Name]): Partial<Record<SequenceName, number>>;
+  /** Reads what building needs (a secret, the largest serial in use); only called for a non-empty section. */
+  prepare?(items: ImportFile[Name], context: PrepareContext): Promise<Prepared>;
+  /** Adds the section's units to the plan (pure: no I/O) and returns its part of the printed id map. */
+  build(items: ImportFile[Name], context: BuildContext, prepared: Prepared): Output;
+}
+
+/** What a section's preparation may know: how the file's user references resolve to existing users. */
+export interface PrepareContext {
+  /** The id of an existing user a reference names, or undefined for a user of the file itself. */
+  existingUserId(reference: string): number | undefined;
+  /** When the import runs: the `now` building will use (the default `created_at`). */
+  readonly now: string;
+}
+
+/** Gives a section its type (Name, Output and Prepared are inferred from the object). */
+export const defineSection = <Name extends SectionName, Output, Prepared = void>(
+  section: ImportSection<Name, Output, Prepared>,
+) => section;
+
+/** What sections share while building: the plan, ids, and what earlier sections built. */
+export interface BuildContext {
+  readonly plan: ImportPlan;
+  /** When the import runs (the default `created_at`), as a stored UTC ISO string. */
+  readonly now: string;
+  /** The next id of a sequence, from the block allocated for this import. */
+  takeId(sequence: SequenceName): number;
+  /** Records the id an item of the file got under its ref (`lessonRef` for lessons). */
+  setId(kind: RefKind, ref: string, id: number): void;
+  /** The id of an item of the file by ref; the references were checked, so it exists. */
+  idOf(kind: RefKind, ref: string): number;
+  /** A user reference: a user of the file by ref, else an existing user by login. */
+  userId(reference: string): number;
+  /** Spaces and courses built so far, by id. */
+  readonly spaces: Map<number, SpaceItem>;
+  /** Feeds and lessons built so far, by id. */
+  readonly posts: Map<number, PostItem>;
+}

@@ -1,0 +1,125 @@
+import { spaceSlugGuardKey, spaceStatsKey } from '../../../db/keys/spaces.ts';
+import {
+  type SpaceItem,
+  type SpaceRole,
+  storedMembership,
+  storedSpace,
+  storedSpaceSlugGuard,
+  storedSpaceStats,
+} from '../../spaces/index.ts';
+import { renderMarkdown } from '../../text/index.ts';
+import { itemName } from '../import-error.ts';
+import type { ImportCourse, ImportSpace } from '../import-schema.ts';
+import { ReferenceScope, type RefKind } from '../reference-scope.ts';
+import type { BuildContext, FreeKeyProbe } from './section.ts';
+
+/** What the spaces and courses sections share: a course is a space of type `course`, with the same slug namespace. */
+
+/** A member as the file lists it, with where its user reference is (for messages). */
+export interface ListedMember {
+  readonly user: string;
+  readonly role: SpaceRole;
+  /** The list entry (`members[1]`) and the user reference in it (`members[1].user`). */
+  readonly entry: string;
+  readonly reference: string;
+}
+
+/** Registers the ref, claims the slug, checks the creator and the members (each user once). */
+export function resolveSpaceLike(
+  kind: Extract<RefKind, 'space' | 'course'>,
+  item: ImportSpace | ImportCourse,
+  index: number,
+  where: string,
+  members: readonly ListedMember[],
+  scope: ReferenceScope,
+): void {
+  scope.define(kind, item.ref, index, where);
+  scope.unique('space-slug', item.slug, where, 'slug');
+  if (item.created_by !== undefined) scope.user(item.created_by, `${where}: created_by`);
+  for (const member of members) scope.user(member.user, member.reference);
+  ReferenceScope.distinct(
+    members.map((member) => member.user),
+    (m) => members[m]!.entry,
+  );
+}
+
+export const slugProbes = (
+  section: 'spaces' | 'courses',
+  items: readonly (ImportSpace | ImportCourse)[],
+): FreeKeyProbe[] =>
+  items.map((item, i) => ({
+    key: spaceSlugGuardKey(item.slug),
+    message: `${itemName(section, i, item.ref)}: slug "${item.slug}" is already taken`,
+  }));
+
+/** The fields of a stored space that spaces and courses fill alike; the creator defaults to the first admin. */
+export function spaceFields(
+  item: ImportSpace | ImportCourse,
+  id: number,
+  index: number,
+  firstAdmin: string | undefined,
+  context: BuildContext,
+): Omit<SpaceItem, 'type' | 'settings'> {
+  const createdAt = item.created_at ?? context.now;
+  const creator = item.created_by ?? firstAdmin;
+  return {
+    id,
+    title: item.title,
+    slug: item.slug,
+    description: item.description,
+    description_rendered: renderMarkdown(item.description),
+    logo: item.logo,
+    cover_photo: item.cover_photo,
+    created_by: creator === undefined ? 0 : context.userId(creator),
+    parent_id: null,
+    privacy: item.privacy,
+    serial: item.serial ?? index + 1,
+    status: item.status,
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
+}
+
+/**
+ * The space (or course) with its slug guard and its stats item, whose counters start at 0 and move with each
+ * membership (and published feed or lesson); a rollback deletes the stats item only when they are back to 0.
+ * Then one unit per member.
+ */
+export function buildSpaceLike(
+  context: BuildContext,
+  label: string,
+  space: SpaceItem,
+  counters: Readonly<Record<string, number>>,
+  members: readonly Pick<ListedMember, 'user' | 'role'>[],
+): void {
+  context.spaces.set(space.id, space);
+  context.plan.guard(storedSpaceSlugGuard(space.slug, space.id), `${label}: slug "${space.slug}"`);
+  context.plan.unit(label, [
+    storedSpace(space),
+    {
+      item: storedSpaceStats(space.id, { members_count: 0, posts_count: 0, ...counters }),
+      unchanged: ['members_count', 'posts_count', ...Object.keys(counters)],
+    },
+  ]);
+  for (const member of members) {
+    const membership = storedMembership({
+      space_id: space.id,
+      user_id: context.userId(member.user),
+      role: member.role,
+      status: 'active',
+      created_at: space.created_at,
+    });
+    // Counted on the space's stats (`members_count`, and `students_count` for a course's students); deleted on
+    // rollback only while its role and status are as imported.
+    context.plan.unit(
+      label,
+      [{ item: membership, unchanged: ['role', 'status'] }],
+      [
+        {
+          key: spaceStatsKey(space.id),
+          deltas: { members_count: 1, ...(member.role === 'student' ? { students_count: 1 } : {}) },
+        },
+      ],
+    );
+  }
+}

@@ -1,0 +1,84 @@
+import { topicSlugGuardKey, topicStatsKey } from '../../../db/keys/topics.ts';
+import {
+  findLargestTopicSerial,
+  slugify,
+  storedTopic,
+  storedTopicSlugGuard,
+  type TopicItem,
+  topicStatsDeltas,
+} from '../../topics/index.ts';
+import { ImportError, itemName } from '../import-error.ts';
+import { defineSection } from './section.ts';
+
+/**
+ * `topics`: each topic with its slug guard, counted on the shared topic totals. A topic without a slug gets the
+ * one generated from its title, checked like a given one; without a serial it goes after the largest in use.
+ * `posts_count` starts at 0 and moves with each published feed carrying the topic.
+ */
+export const topicsSection = defineSection({
+  name: 'topics',
+
+  resolve(topics, scope) {
+    topics.forEach((topic, i) => {
+      const where = itemName('topics', i, topic.ref);
+      topic.slug ??= slugify(topic.title);
+      if (topic.slug === '')
+        throw new ImportError(`${where}: slug: cannot be generated from the title; give one`);
+      scope.define('topic', topic.ref, i, where);
+      scope.unique('topic-slug', topic.slug, where, 'slug');
+    });
+    // Parents after every ref is known, so a parent listed later is named as such rather than as unknown.
+    topics.forEach((topic, i) => {
+      if (topic.parent === null) return;
+      const where = itemName('topics', i, topic.ref);
+      const parent = scope.require('topic', topic.parent, `${where}: parent`);
+      if (parent >= i)
+        throw new ImportError(`${where}: parent: parent "${topic.parent}" must be listed before the topic`);
+    });
+  },
+
+  mustBeFree: (topics) =>
+    topics.map((topic, i) => ({
+      key: topicSlugGuardKey(topic.slug!),
+      message: `${itemName('topics', i, topic.ref)}: slug "${topic.slug}" is already taken`,
+    })),
+
+  ids: (topics) => ({ topic: topics.length }),
+
+  prepare: async (topics) => ({
+    nextSerial: topics.some((topic) => topic.serial === undefined) ? (await findLargestTopicSerial()) + 1 : 1,
+  }),
+
+  build(topics, context, prepared) {
+    const output: Record<string, number> = {};
+    topics.forEach((topic, i) => {
+      const id = context.takeId('topic');
+      context.setId('topic', topic.ref, id);
+      const label = itemName('topics', i, topic.ref);
+      const createdAt = topic.created_at ?? context.now;
+      const item: TopicItem = {
+        id,
+        title: topic.title,
+        title_lc: topic.title.toLowerCase(),
+        slug: topic.slug!,
+        description: topic.description,
+        color: topic.color ?? '',
+        icon: topic.icon,
+        parent_id: topic.parent === null ? null : context.idOf('topic', topic.parent),
+        status: topic.status,
+        serial: topic.serial ?? prepared.nextSerial + i,
+        posts_count: 0,
+        created_at: createdAt,
+        updated_at: createdAt,
+      };
+      context.plan.guard(storedTopicSlugGuard(item.slug, id), `${label}: slug "${item.slug}"`);
+      context.plan.unit(
+        label,
+        [{ item: storedTopic(item), unchanged: ['status', 'parent_id', 'posts_count'] }],
+        [{ key: topicStatsKey(), deltas: topicStatsDeltas(item) }],
+      );
+      output[topic.ref] = id;
+    });
+    return output;
+  },
+});
