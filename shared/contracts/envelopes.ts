@@ -43,7 +43,9 @@ export const paginatorB = <T extends AnySchema>(item: T, options: { fromToMayBeS
       links: v.array(paginatorLinkSchema),
       next_page_url: v.pipe(
         v.nullable(v.string()),
-        v.description('The next page, with an opaque `cursor`: following it costs one page. Null on the last page.'),
+        v.description(
+          'The next page, with an opaque `cursor`: following it costs one page. Null on the last page.',
+        ),
       ),
       path: v.string(),
       per_page: integer(),

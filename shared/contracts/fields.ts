@@ -61,7 +61,10 @@ export const boolQuery = () =>
   v.optional(
     v.pipe(
       v.picklist(['true', 'false', '1', '0'], 'must be a boolean (true or false)'),
-      documentedAs({ type: 'boolean', description: 'Sent as `true` or `false` (`1` and `0` are accepted too).' }),
+      documentedAs({
+        type: 'boolean',
+        description: 'Sent as `true` or `false` (`1` and `0` are accepted too).',
+      }),
       v.transform((value) => value === 'true' || value === '1'),
     ),
   );

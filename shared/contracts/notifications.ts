@@ -49,11 +49,15 @@ export const notificationSchema = v.pipe(
     is_read: v.boolean(),
     actor_id: v.pipe(
       v.nullable(integer()),
-      v.description('The user whose action caused the notification; null for system notifications, which have none.'),
+      v.description(
+        'The user whose action caused the notification; null for system notifications, which have none.',
+      ),
     ),
     object_id: v.pipe(
       v.nullable(integer()),
-      v.description('The id of the object the notification is about; null when it is about no stored object.'),
+      v.description(
+        'The id of the object the notification is about; null when it is about no stored object.',
+      ),
     ),
     object_type: v.string(),
     created_at: isoDateTime(),

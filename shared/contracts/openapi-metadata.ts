@@ -26,7 +26,9 @@ const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
 /** `TInput` is inferred from the pipe the hint is placed in (as valibot's own `v.description`). */
 export function named<TInput>(name: string | undefined): v.MetadataAction<TInput, { openapi: OpenApiHint }> {
   if (name !== undefined && !COMPONENT_NAME.test(name)) throw new Error(`Invalid component name "${name}"`);
-  return v.metadata<TInput, { openapi: OpenApiHint }>({ openapi: name === undefined ? {} : { component: name } });
+  return v.metadata<TInput, { openapi: OpenApiHint }>({
+    openapi: name === undefined ? {} : { component: name },
+  });
 }
 
 export function documentedAs<TInput>(

@@ -138,7 +138,9 @@ describe.each(['real', 'synthetic'] as const)('IAM (%s catalogue)', (catalogue) 
         (s) => s.Effect === 'Allow' && asArray(s.Action).some((action) => action.startsWith('dynamodb:')),
       );
       if (dynamodb.length === 0) continue;
-      const denied = statements.some((s) => s.Effect === 'Deny' && asArray(s.Action).includes('dynamodb:Scan'));
+      const denied = statements.some(
+        (s) => s.Effect === 'Deny' && asArray(s.Action).includes('dynamodb:Scan'),
+      );
       expect(denied, spec.id).toBe(true);
     }
   });

@@ -22,7 +22,11 @@ const COMPONENTS = '#/components/schemas/';
  * schemas under one name are an error) and referenced; the converter's own definitions (recursive `lazy` schemas)
  * are added under `<prefix>_<id>`.
  */
-export function toSchema(schema: AnySchema, components: Record<string, JsonObject>, prefix: string): JsonObject {
+export function toSchema(
+  schema: AnySchema,
+  components: Record<string, JsonObject>,
+  prefix: string,
+): JsonObject {
   const names = new Map<string, string>();
   const definitions: Record<string, AnySchema> = {};
   for (const [node, name] of namedSchemas(schema)) {
@@ -67,7 +71,9 @@ export function toSchema(schema: AnySchema, components: Record<string, JsonObjec
 
 function hintOfAction(action: unknown): OpenApiHint | undefined {
   const candidate = action as { kind?: string; type?: string; metadata?: { openapi?: OpenApiHint } };
-  return candidate.kind === 'metadata' && candidate.type === 'metadata' ? candidate.metadata?.openapi : undefined;
+  return candidate.kind === 'metadata' && candidate.type === 'metadata'
+    ? candidate.metadata?.openapi
+    : undefined;
 }
 
 /**
@@ -76,8 +82,10 @@ function hintOfAction(action: unknown): OpenApiHint | undefined {
  */
 function withWireDefault(schema: JsonObject): JsonObject | undefined {
   if (typeof schema.default !== 'string') return undefined;
-  if (schema.type === 'integer' || schema.type === 'number') return { ...schema, default: Number(schema.default) };
-  if (schema.type === 'boolean') return { ...schema, default: schema.default === 'true' || schema.default === '1' };
+  if (schema.type === 'integer' || schema.type === 'number')
+    return { ...schema, default: Number(schema.default) };
+  if (schema.type === 'boolean')
+    return { ...schema, default: schema.default === 'true' || schema.default === '1' };
   return undefined;
 }
 
