@@ -7,7 +7,7 @@ import type { Operation } from '../../shared/contracts/operation.ts';
 import { objectEntries } from '../../shared/http/openapi/schema.ts';
 
 /**
- * The catalogue is the only wiring (ARCHITECTURE.md §4): every entry file is listed exactly once, every listed
+ * The catalogue is the only wiring (docs/ARCHITECTURE.md §4): every entry file is listed exactly once, every listed
  * file exists, every route has its contract and every contract its route, and every HTTP entry file is a thin
  * call of the shared handler factory.
  */
@@ -156,7 +156,7 @@ describe('HTTP entry files', () => {
         candidates.map((operation) => operation.operationId),
         `${route.entry} uses the contract of ${route.operationId}`,
       ).toContain(route.operationId);
-      // Entry files never build keys or talk to DynamoDB themselves (ARCHITECTURE.md §5).
+      // Entry files never build keys or talk to DynamoDB themselves (docs/ARCHITECTURE.md §5).
       expect(text).not.toMatch(/@aws-sdk|shared\/db\//);
     },
   );
