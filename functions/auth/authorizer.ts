@@ -1,42 +1,50 @@
-import { createHash } from 'node:crypto';
 import type {
   APIGatewayRequestAuthorizerEventV2,
   APIGatewaySimpleAuthorizerWithContextResult,
+  Context,
 } from 'aws-lambda';
-import { authenticate } from '../../shared/domain/auth/authenticate.ts';
+import { type Authentication, authenticate } from '../../shared/domain/auth/authenticate.ts';
 import { type AuthorizerContext, toAuthorizerContext } from '../../shared/http/auth-context.ts';
 import { logger } from '../../shared/observability/logger.ts';
 
 /**
  * The Lambda authorizer (HTTP API, payload 2.0, simple responses). It always authorizes and reports what it
- * found in the context, because only the handler can render the contract's 401/403 envelopes: API Gateway's
+ * found in the context, because only the handler can render the contract's 401/403/503 envelopes: API Gateway's
  * own rejections have fixed bodies. For the same reason the route has no identity source, which rules out the
- * gateway's result cache; this function keeps its own: 300 s per header, keyed by a hash of the header so no
- * credential is held in memory as a map key.
+ * gateway's result cache. What this process remembers between requests is only which credential a header's
+ * secret matched; the user and that credential are re-read on every request (shared/domain/auth/authenticate.ts).
  */
-const CACHE_TTL_MS = 300_000;
-const CACHE_MAX_ENTRIES = 5_000;
-const cache = new Map<string, { context: AuthorizerContext; expiresAt: number }>();
+/** API Gateway allows an authorizer 10 s; the answer must leave before the function is cut off. */
+const DEFAULT_BUDGET_MS = 10_000;
+const ANSWER_MARGIN_MS = 500;
 
 export async function handler(
   event: APIGatewayRequestAuthorizerEventV2,
+  context?: Pick<Context, 'getRemainingTimeInMillis'>,
 ): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>> {
   const header = event.headers?.authorization ?? event.headers?.Authorization;
-  const cacheKey = createHash('sha256')
-    .update(header ?? '')
-    .digest('base64url');
-  const now = Date.now();
-  const hit = cache.get(cacheKey);
-  if (hit && hit.expiresAt > now) return { isAuthorized: true, context: hit.context };
-
-  const context = toAuthorizerContext(await authenticate(header));
-  if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
-  cache.set(cacheKey, { context, expiresAt: now + CACHE_TTL_MS });
-  logger.debug('authorizer', { state: context.state, userId: context.userId });
-  return { isAuthorized: true, context };
+  const budgetMs = (context?.getRemainingTimeInMillis() ?? DEFAULT_BUDGET_MS) - ANSWER_MARGIN_MS;
+  const decided = toAuthorizerContext(await decide(header, budgetMs));
+  logger.debug('authorizer', { state: decided.state, userId: decided.userId });
+  return { isAuthorized: true, context: decided };
 }
 
-/** Tests that change a user's status or password between requests start from a cold cache. */
-export function clearAuthorizerCache(): void {
-  cache.clear();
+/**
+ * A store that cannot be read in time (DynamoDB unreachable or stalled, the pepper secret unavailable) decides
+ * nothing: the request is answered 503 in the contract's envelope instead of the gateway's bare 500, and the next
+ * request tries again (no failure is remembered).
+ */
+async function decide(header: string | undefined, budgetMs: number): Promise<Authentication> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no decision within ${budgetMs} ms`)), Math.max(0, budgetMs));
+  });
+  try {
+    return await Promise.race([authenticate(header), deadline]);
+  } catch (error) {
+    logger.error('authorizer could not decide', { error });
+    return { state: 'unavailable' };
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -11,6 +11,8 @@ const USAGE = `Usage: npm run --silent admin -- <command>
   user:create --login L --email E [--name "Display Name"] [--role administrator|member]
               [--community-role admin|moderator|course_admin|course_creator] [--password P]
   token:create --login L
+  token:revoke --token-id ID
+  password:revoke --login L
   import FILE.json
   settings:set KEY VALUE`;
 
@@ -20,6 +22,8 @@ type Command = (args: ParsedArgs) => Promise<unknown>;
 const COMMANDS: Record<string, () => Promise<Command>> = {
   'user:create': async () => (await import('./commands/user-create.ts')).userCreateCommand,
   'token:create': async () => (await import('./commands/token-create.ts')).tokenCreateCommand,
+  'token:revoke': async () => (await import('./commands/token-revoke.ts')).tokenRevokeCommand,
+  'password:revoke': async () => (await import('./commands/password-revoke.ts')).passwordRevokeCommand,
   import: async () => (await import('./commands/import-file.ts')).importFileCommand,
   'settings:set': async () => (await import('./commands/settings-set.ts')).settingsSetCommand,
 };

@@ -104,8 +104,8 @@ export class ApiStack extends Stack {
     // The authorizer runs on EVERY protected request, even without an `Authorization` header: the contract
     // wants a 401 `rest_not_logged_in` JSON envelope, which only our code can render. With an identity source,
     // API Gateway itself rejects a request lacking it with a bare 401 body that an HTTP API cannot customise.
-    // No identity source means no gateway-side caching (`resultsCacheTtl` must be 0), so the authorizer keeps
-    // its own 300 s in-memory cache keyed by a hash of the header.
+    // No identity source means no gateway-side caching (`resultsCacheTtl` must be 0); the authorizer remembers
+    // only which credential a header matched and re-reads the user and that credential on every request.
     const authorizer = new HttpLambdaAuthorizer('Authorizer', this.authorizerFunction.function, {
       responseTypes: [HttpLambdaResponseType.SIMPLE],
       identitySource: [],

@@ -16,6 +16,16 @@ export const QUEUES = [
     maxReceiveCount: 3,
     maxConcurrency: 2,
   },
+  {
+    // Bulk notification actions leave items to tidy (flip or delete behind a watermark); order does not matter.
+    name: 'notifications',
+    entry: 'functions/workers/tidy-notifications.ts',
+    grants: { table: 'readWrite', sendTo: ['notifications'] },
+    batchSize: 5,
+    timeoutSeconds: 60,
+    maxReceiveCount: 5,
+    maxConcurrency: 2,
+  },
 ] as const satisfies readonly QueueEntryOf<string, string, SecretName>[];
 
 export type QueueName = (typeof QUEUES)[number]['name'];

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env.ts';
-import { readMeter } from './read-meter.ts';
+import { readMeter, writeMeter } from './read-meter.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -12,12 +12,20 @@ const READ_COMMANDS = new Set([
   'TransactGetItemsCommand',
 ]);
 
+const WRITE_COMMANDS = new Set([
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'BatchWriteItemCommand',
+  'TransactWriteItemsCommand',
+]);
+
 type Capacity = { CapacityUnits?: number } | undefined;
 
 /**
  * One DocumentClient per process, created on first use (not at import, so tests can set the environment first).
  * The SDK keeps TCP connections alive by default, which is most of a warm call's latency. Every read asks for its
- * consumed capacity (free of charge) and adds it to the read meter, so cost is measured in one place, not in
+ * consumed capacity (free of charge) and so does every write; both go to the meters, so cost is measured in one place, not in
  * domain code.
  */
 export function db(): DynamoDBDocumentClient {
@@ -30,16 +38,21 @@ export function db(): DynamoDBDocumentClient {
     });
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        if (!READ_COMMANDS.has(context.commandName ?? '')) return next(args);
+        const command = context.commandName ?? '';
+        const meter = READ_COMMANDS.has(command)
+          ? readMeter
+          : WRITE_COMMANDS.has(command)
+            ? writeMeter
+            : undefined;
+        if (!meter) return next(args);
         const input = args.input as { ReturnConsumedCapacity?: string };
         input.ReturnConsumedCapacity ??= 'TOTAL';
         const result = await next(args);
         const consumed = (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
-        for (const entry of Array.isArray(consumed) ? consumed : [consumed])
-          readMeter.add(entry?.CapacityUnits);
+        for (const entry of Array.isArray(consumed) ? consumed : [consumed]) meter.add(entry?.CapacityUnits);
         return result;
       },
-      { step: 'initialize', name: 'readMeter' },
+      { step: 'initialize', name: 'capacityMeter' },
     );
     documentClient = DynamoDBDocumentClient.from(client, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

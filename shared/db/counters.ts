@@ -39,7 +39,13 @@ export class CounterDeltas {
 export function counterUpdate(
   key: ItemKey,
   deltas: CounterDeltas | Readonly<Record<string, number>>,
-  options: { setOnCreate?: Readonly<Record<string, unknown>> } = {},
+  options: {
+    setOnCreate?: Readonly<Record<string, unknown>>;
+    /** Attributes set in the same update (e.g. a high-water mark the condition guards). */
+    set?: Readonly<Record<string, unknown>>;
+    /** A further condition the item must meet, ANDed with the floors (placeholders must not start with #c, :c, :f, #s, :s, #v, :v). */
+    condition?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+  } = {},
 ): TransactAction {
   const entries =
     deltas instanceof CounterDeltas ? deltas.entries() : new CounterDeltas().addAll(deltas).entries();
@@ -57,15 +63,25 @@ export function counterUpdate(
       floors.push(`#c${index} >= :f${index}`);
     }
   });
-  const sets = Object.entries(options.setOnCreate ?? {}).map(([name, value], index) => {
-    names[`#s${index}`] = name;
-    values[`:s${index}`] = value;
-    return `#s${index} = if_not_exists(#s${index}, :s${index})`;
-  });
+  const sets = [
+    ...Object.entries(options.setOnCreate ?? {}).map(([name, value], index) => {
+      names[`#s${index}`] = name;
+      values[`:s${index}`] = value;
+      return `#s${index} = if_not_exists(#s${index}, :s${index})`;
+    }),
+    ...Object.entries(options.set ?? {}).map(([name, value], index) => {
+      names[`#v${index}`] = name;
+      values[`:v${index}`] = value;
+      return `#v${index} = :v${index}`;
+    }),
+  ];
+  const conditions = [...(options.condition ? [`(${options.condition.expression})`] : []), ...floors];
+  Object.assign(names, options.condition?.names);
+  Object.assign(values, options.condition?.values);
   return updateAction(key, {
     UpdateExpression: `${sets.length > 0 ? `SET ${sets.join(', ')} ` : ''}ADD ${adds.join(', ')}`,
-    ...(floors.length > 0 ? { ConditionExpression: floors.join(' AND ') } : {}),
+    ...(conditions.length > 0 ? { ConditionExpression: conditions.join(' AND ') } : {}),
     ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
+    ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
   });
 }

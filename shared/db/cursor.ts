@@ -10,17 +10,24 @@ import { readSecret } from '../config/secrets.ts';
  *
  * Layout: base64url(iv[12] | tag[16] | ciphertext).
  */
+const KeySchema = v.record(
+  v.pipe(v.string(), v.regex(/^(pk|sk|gsi[1-9](pk|sk))$/)),
+  v.pipe(v.string(), v.maxLength(1024)),
+);
+/** One position per merged source: the last key consumed, `null` before the first, `end` once exhausted. */
+const PositionsSchema = v.pipe(v.array(v.union([KeySchema, v.null(), v.literal('end')])), v.maxLength(20));
+
 const CursorSchema = v.object({
-  k: v.record(
-    v.pipe(v.string(), v.regex(/^(pk|sk|gsi[1-9](pk|sk))$/)),
-    v.pipe(v.string(), v.maxLength(1024)),
-  ),
+  k: v.union([KeySchema, PositionsSchema]),
   p: v.pipe(v.number(), v.integer(), v.minValue(1)),
   q: v.pipe(v.string(), v.maxLength(64)),
 });
 
+export type SourcePosition = Record<string, string> | null | 'end';
+
 export interface DecodedCursor {
-  readonly lastKey: Record<string, string>;
+  /** A LastEvaluatedKey (one partition), or one position per source (a merge of partitions). */
+  readonly lastKey: Record<string, string> | SourcePosition[];
   readonly page: number;
   /** Fingerprint of the query the cursor belongs to; a cursor is only honoured by the same query. */
   readonly query: string;

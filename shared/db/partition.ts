@@ -23,6 +23,21 @@ export interface Partition {
   readonly value: string;
   /** Only sort keys starting with this (a `begins_with` key condition). */
   readonly sortPrefix?: string;
+  /** Only sort keys within this range, both ends inclusive (`>=`, `<=` or `BETWEEN`); exclusive with sortPrefix. */
+  readonly sortRange?: SortRange;
+}
+
+export interface SortRange {
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+}
+
+/** The same partition narrowed to a sort-key range (an empty range leaves it whole). */
+export function withSortRange(partition: Partition, range: SortRange): Partition {
+  if (partition.sortPrefix !== undefined)
+    throw new Error('A partition takes a sort prefix or a range, not both');
+  if (range.from === undefined && range.to === undefined) return partition;
+  return { ...partition, sortRange: range };
 }
 
 export function tablePartition(value: string, sortPrefix?: string): Partition {
@@ -64,8 +79,22 @@ export function keyCondition(partition: Partition): {
 } {
   const names: Record<string, string> = { '#pk': partition.partitionKey };
   const values: Record<string, unknown> = { ':pk': partition.value };
-  if (partition.sortPrefix === undefined) return { expression: '#pk = :pk', names, values };
+  const { sortPrefix, sortRange } = partition;
+  if (sortPrefix !== undefined) {
+    names['#sk'] = partition.sortKey;
+    values[':skPrefix'] = sortPrefix;
+    return { expression: '#pk = :pk AND begins_with(#sk, :skPrefix)', names, values };
+  }
+  if (sortRange?.from === undefined && sortRange?.to === undefined)
+    return { expression: '#pk = :pk', names, values };
   names['#sk'] = partition.sortKey;
-  values[':skPrefix'] = partition.sortPrefix;
-  return { expression: '#pk = :pk AND begins_with(#sk, :skPrefix)', names, values };
+  if (sortRange.from !== undefined) values[':skFrom'] = sortRange.from;
+  if (sortRange.to !== undefined) values[':skTo'] = sortRange.to;
+  const sort =
+    sortRange.from !== undefined && sortRange.to !== undefined
+      ? '#sk BETWEEN :skFrom AND :skTo'
+      : sortRange.from !== undefined
+        ? '#sk >= :skFrom'
+        : '#sk <= :skTo';
+  return { expression: `#pk = :pk AND ${sort}`, names, values };
 }

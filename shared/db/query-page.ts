@@ -69,7 +69,12 @@ export async function queryPage<T>(query: PageQuery<T>): Promise<PageResult<T>> 
   if (query.cursor !== undefined && decoded === undefined) {
     throw invalidParams({ cursor: 'is not a cursor from next_page_url' });
   }
-  if (decoded && decoded.page === query.page && decoded.query === fingerprint) {
+  if (
+    decoded &&
+    !Array.isArray(decoded.lastKey) &&
+    decoded.page === query.page &&
+    decoded.query === fingerprint
+  ) {
     startKey = decoded.lastKey;
   } else if (offset > 0) {
     if (query.total === undefined && offset > MAX_SKIPPED_ITEMS) {

@@ -39,18 +39,59 @@ export async function getItem<T>(
  * Many items by key, in BatchGetItem calls of at most 100 keys; UnprocessedKeys (throttling) are retried with a
  * short backoff. Missing items are simply absent from the answer; order is not preserved.
  */
-export async function batchGetItems<T>(keys: readonly ItemKey[], schema: ItemSchema<T>): Promise<T[]> {
-  const unique = [...new Map(keys.map((key) => [`${key.pk}\u0000${key.sk}`, key])).values()];
-  const found: T[] = [];
+export async function batchGetItems<T>(
+  keys: readonly ItemKey[],
+  schema: ItemSchema<T>,
+  options: { consistent?: boolean } = {},
+): Promise<T[]> {
+  const found = await batchGetRaw(keys, options.consistent ?? false);
+  return found.map((item) => parseItem(schema, item));
+}
+
+/**
+ * A few items of different kinds in one round trip (one BatchGetItem of at most 100 keys), each parsed with its
+ * own schema; the answer follows the order asked, `undefined` where an item is absent. `consistent` makes every
+ * read strongly consistent (decisions that must see the latest write, e.g. the authorizer's).
+ */
+export async function getItems<T extends readonly unknown[]>(
+  reads: { readonly [K in keyof T]: { readonly key: ItemKey; readonly schema: ItemSchema<T[K]> } },
+  options: { consistent?: boolean } = {},
+): Promise<{ [K in keyof T]: T[K] | undefined }> {
+  const asked = reads as readonly { key: ItemKey; schema: ItemSchema<unknown> }[];
+  if (asked.length > 100) throw new Error('getItems reads at most 100 items; use batchGetItems');
+  const found = new Map(
+    (
+      await batchGetRaw(
+        asked.map((read) => read.key),
+        options.consistent ?? false,
+      )
+    ).map((item) => [keyId(item as unknown as ItemKey), item]),
+  );
+  return asked.map((read) => {
+    const item = found.get(keyId(read.key));
+    return item ? parseItem(read.schema, item) : undefined;
+  }) as { [K in keyof T]: T[K] | undefined };
+}
+
+const keyId = (key: ItemKey): string => `${key.pk}\u0000${key.sk}`;
+
+async function batchGetRaw(
+  keys: readonly ItemKey[],
+  consistent: boolean,
+): Promise<Record<string, unknown>[]> {
+  const unique = [...new Map(keys.map((key) => [keyId(key), key])).values()];
+  const found: Record<string, unknown>[] = [];
   for (let start = 0; start < unique.length; start += 100) {
     let pending: Record<string, unknown>[] | undefined = unique.slice(start, start + 100) as never;
     for (let attempt = 0; pending && pending.length > 0; attempt++) {
       if (attempt >= 6) throw new Error('BatchGetItem kept returning unprocessed keys');
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
       const result: BatchGetCommandOutput = await db().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }),
+        new BatchGetCommand({
+          RequestItems: { [tableName()]: { Keys: pending, ...(consistent ? { ConsistentRead: true } : {}) } },
+        }),
       );
-      for (const item of result.Responses?.[tableName()] ?? []) found.push(parseItem(schema, item));
+      found.push(...(result.Responses?.[tableName()] ?? []));
       pending = result.UnprocessedKeys?.[tableName()]?.Keys;
     }
   }

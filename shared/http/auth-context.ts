@@ -23,7 +23,11 @@ export interface AuthorizerContext {
 }
 
 export function toAuthorizerContext(authentication: Authentication): AuthorizerContext {
-  if (authentication.state === 'anonymous' || authentication.state === 'invalid') {
+  if (
+    authentication.state === 'anonymous' ||
+    authentication.state === 'invalid' ||
+    authentication.state === 'unavailable'
+  ) {
     return { state: authentication.state };
   }
   const { caller } = authentication;
@@ -44,6 +48,7 @@ const pick = <T extends string>(allowed: readonly T[], value: unknown): T | unde
 export function authenticationFromContext(context: Record<string, unknown> | undefined): Authentication {
   const state = context?.state;
   if (state === 'invalid') return { state: 'invalid' };
+  if (state === 'unavailable') return { state: 'unavailable' };
   if (state !== 'authenticated' && state !== 'inactive') return { state: 'anonymous' };
   const id = Number(context?.userId);
   const hostRole = pick<HostRole>(HOST_ROLES, context?.hostRole);

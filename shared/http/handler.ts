@@ -55,6 +55,12 @@ type InternalEvent = HttpEvent & { internal: Internal };
 type Request = middy.Request<InternalEvent, HttpResult, Error, Context, Internal>;
 
 const INTERNAL_ERROR = new AppError('internal_error', 500, 'An internal error occurred.');
+/** The authorizer could not read its stores, so the caller is unknown: nothing is decided, the client retries. */
+const SERVICE_UNAVAILABLE = new AppError(
+  'service_unavailable',
+  503,
+  'The service is temporarily unavailable. Try again.',
+);
 
 /**
  * The one handler factory for authenticated routes. Every entry file is
@@ -120,6 +126,7 @@ function build<O extends Operation>(
         if (authentication.state === 'inactive') {
           throw new AppError('rest_forbidden', 403, 'Your account is not active.');
         }
+        if (authentication.state === 'unavailable') throw SERVICE_UNAVAILABLE;
       },
     })
     .use(
@@ -147,7 +154,11 @@ function build<O extends Operation>(
           logger.error('unhandled error', { error, operationId: operation.operationId });
         }
         const extraHeaders: Record<string, string> =
-          appError.code === 'invalid_credentials' ? { 'www-authenticate': 'Basic realm="community"' } : {};
+          appError.code === 'invalid_credentials'
+            ? { 'www-authenticate': 'Basic realm="community"' }
+            : appError === SERVICE_UNAVAILABLE
+              ? { 'cache-control': 'no-store' } // a passing outage must never be answered from a cache
+              : {};
         request.response = jsonResponse(
           appError.status,
           errorBody(appError, envelope),

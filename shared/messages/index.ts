@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import type { QueueName } from '../catalogue/queues.ts';
 import { mailMessageSchema } from './mail.ts';
+import { tidyNotificationsMessageSchema } from './notifications.ts';
 
 /**
  * The message contract of every catalogued queue. The publisher validates what it sends and the worker factory
@@ -9,8 +10,10 @@ import { mailMessageSchema } from './mail.ts';
  */
 export const QUEUE_MESSAGES = {
   mail: mailMessageSchema,
+  notifications: tidyNotificationsMessageSchema,
 } as const satisfies Record<QueueName, v.GenericSchema>;
 
 export type QueueMessage<Q extends QueueName> = v.InferOutput<(typeof QUEUE_MESSAGES)[Q]>;
 
 export type { MailMessage } from './mail.ts';
+export type { TidyNotificationsMessage } from './notifications.ts';

@@ -7,7 +7,8 @@ import { type ApiResponse, api, createTestUser, type TestUser, uniqueLogin } fro
 /**
  * Authentication through the local gateway (decisions.md, "Authentication errors" and "Web clients"). The
  * authenticated route used is `GET /notifications/unread` (access `owner`: any active caller, own data only).
- * The gateway's authorizer caches per header for 300 s, so every case uses its own user or header.
+ * Revocation, suspension and outages have files of their own (auth-revocation, auth-timing, and
+ * test/integration/auth-unavailable).
  */
 const AUTHENTICATED_ROUTE = '/notifications/unread';
 const INVALID_MESSAGE_KEYS = ['code', 'message', 'data'];

@@ -6,20 +6,13 @@
  * - DynamoDB read units per request, from ReturnConsumedCapacity, by calling the use cases in this process.
  * Acceptance: read units differ by at most 10 % between the two sizes.
  */
-import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
-import { db, tableName } from '../../shared/db/client.ts';
-import { notificationStatsKey } from '../../shared/db/keys/notifications.ts';
 import { readMeter } from '../../shared/db/read-meter.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { listNotifications } from '../../shared/domain/notifications/list-notifications.ts';
 import { listUnreadNotifications } from '../../shared/domain/notifications/list-unread-notifications.ts';
-import {
-  type NotificationItem,
-  storedNotification,
-  storedNotificationTypeCopy,
-} from '../../shared/domain/notifications/notification-item.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
+import { fillNotifications } from './support/notification-fill.ts';
 
 const SIZES = [1_000, 100_000];
 const SAMPLES = 30;
@@ -55,7 +48,13 @@ try {
   let filled = 0;
   for (const size of SIZES) {
     const started = Date.now();
-    await fill(recipient.id, actor.id, filled, size);
+    await fillNotifications({
+      userId: recipient.id,
+      actorId: actor.id,
+      from: filled,
+      to: size,
+      readEvery: 10,
+    });
     filled = size;
     process.stdout.write(`filled ${size} notifications in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     results.push({
@@ -91,64 +90,6 @@ try {
   process.exitCode = pass ? 0 : 1;
 } finally {
   await stack.stop();
-}
-
-/** Notifications [from, to) of the recipient: every 10th read, the rest unread; then the stats item to match. */
-async function fill(userId: number, actorId: number, from: number, to: number): Promise<void> {
-  const base = Date.parse('2024-01-01T00:00:00Z');
-  const writes: Array<Record<string, unknown>> = [];
-  for (let n = from; n < to; n++) {
-    const id = 1_000_000 + n;
-    const createdAt = new Date(base + n * 1000).toISOString();
-    const isRead = n % 10 === 0;
-    const type = n % 3 === 0 ? 'new_comment' : 'new_reaction';
-    const item: NotificationItem = {
-      id,
-      user_id: userId,
-      type,
-      title: 'Someone commented on your post',
-      message: 'A reply of ordinary length so that each item is about as large as a real notification row.',
-      action_url: `/feeds/${id}`,
-      is_read: isRead,
-      actor_id: actorId,
-      object_id: id,
-      object_type: 'feed',
-      created_at: createdAt,
-      read_at: isRead ? createdAt : null,
-    };
-    writes.push(storedNotification(item), storedNotificationTypeCopy(item));
-  }
-  const chunks: Array<Array<Record<string, unknown>>> = [];
-  for (let start = 0; start < writes.length; start += 25) chunks.push(writes.slice(start, start + 25));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      while (next < chunks.length) {
-        const chunk = chunks[next++] as Array<Record<string, unknown>>;
-        let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
-        while (pending.length > 0) {
-          const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-          pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-        }
-      }
-    }),
-  );
-  // The stats item exactly as the write paths would have maintained it.
-  const stats: Record<string, number> = { total: 0, unread: 0 };
-  for (let n = 0; n < to; n++) {
-    const type = n % 3 === 0 ? 'new_comment' : 'new_reaction';
-    const unread = n % 10 !== 0 ? 1 : 0;
-    stats.total = (stats.total ?? 0) + 1;
-    stats.unread = (stats.unread ?? 0) + unread;
-    stats[`type:${type}`] = (stats[`type:${type}`] ?? 0) + 1;
-    stats[`unread:${type}`] = (stats[`unread:${type}`] ?? 0) + unread;
-  }
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...notificationStatsKey(userId), entity: 'notification_stats', ...stats },
-    }),
-  );
 }
 
 async function medianLatency(url: string, authorization: string): Promise<number> {

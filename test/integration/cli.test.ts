@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
@@ -16,42 +15,9 @@ import { authenticate } from '../../shared/domain/auth/authenticate.ts';
 import { findNotificationById } from '../../shared/domain/notifications/notification-repository.ts';
 import { getSettings } from '../../shared/domain/settings/settings-repository.ts';
 import type { ImportIdMap } from '../../shared/domain/import/build-import-writes.ts';
+import { cli, cliJson as json } from '../support/cli.ts';
 
-/**
- * The operator CLI as operators and black-box tests use it: a subprocess whose stdout must be exactly one JSON
- * document and whose exit code is the contract. The test process's environment (TABLE_NAME, endpoints, pepper from
- * the global setup) points it at the test emulators instead of `.local/stack.json`.
- */
-const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<CliResult> {
-  return new Promise((done) => {
-    execFile(
-      TSX,
-      ['functions/cli/admin.ts', ...args],
-      { cwd: ROOT, env: process.env },
-      (error, stdout, stderr) => {
-        done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
-
-function json(result: CliResult): unknown {
-  expect(result.stderr).toBe('');
-  expect(result.code).toBe(0);
-  // Exactly one JSON document on stdout, nothing else.
-  expect(result.stdout.trim().split('\n')).toHaveLength(1);
-  return JSON.parse(result.stdout);
-}
-
+/** The operator CLI as a subprocess (test/support/cli.ts): one JSON document on stdout, exit code as contract. */
 const unique = () => randomBytes(4).toString('hex');
 const basic = (username: string, password: string) =>
   `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;

@@ -186,6 +186,7 @@ describe('OpenAPI generator', () => {
       '413',
       '415',
       '500',
+      '503',
     ]);
     expect(post.responses['201'].content['application/json'].schema.properties.id).toEqual({
       type: 'number',
@@ -202,6 +203,13 @@ describe('OpenAPI generator', () => {
     expect(post.responses['403'].description).toMatch(/not active/);
     expect(codes(post, 404)).toEqual(['not_found']);
     expect(codes(post, 415)).toEqual(['rest_unsupported_media_type']);
+    expect(codes(post, 503)).toEqual(['service_unavailable']);
+    expect(post.responses['503'].headers).toHaveProperty('cache-control');
+    // 503 is also the gateway's timeout answer, without the envelope.
+    expect(post.responses['503'].content['application/json'].schema.anyOf).toEqual([
+      expect.objectContaining({ allOf: expect.any(Array) }),
+      { $ref: '#/components/schemas/GatewayError' },
+    ]);
     expect(post.responses['401'].headers).toHaveProperty('www-authenticate');
     // The shared envelope by reference, narrowed to this status's codes.
     const error = post.responses['409'].content['application/json'].schema;
@@ -253,7 +261,10 @@ describe('OpenAPI generator', () => {
   it('public routes have no security and no automatic 400/401/403', () => {
     const get = op('/spaces/{space_id}/things', 'get');
     expect(get.security).toEqual([]);
-    expect(Object.keys(get.responses)).toEqual(['200', '413', '500']);
+    expect(Object.keys(get.responses)).toEqual(['200', '413', '500', '503']);
+    expect(get.responses['503'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/GatewayError',
+    });
     expect(get.description).toBe('Public.\n\nAccess: Public: no credentials needed.');
     expect(get.responses['200'].headers).not.toHaveProperty('cache-control');
   });

@@ -1,4 +1,3 @@
-import { isAppError } from '../../../shared/errors/app-error.ts';
 import {
   COMMUNITY_ROLES,
   type CommunityRole,
@@ -6,7 +5,7 @@ import {
   type HostRole,
 } from '../../../shared/vocabulary/roles.ts';
 import { type CreatedUser, createUser } from '../../../shared/domain/users/create-user.ts';
-import { CliError } from '../cli-error.ts';
+import { CliError, withOperatorErrors } from '../cli-error.ts';
 import { assertKnownOptions, type ParsedArgs, requiredOption } from '../parse-args.ts';
 
 /** `user:create --login L --email E [--name N] [--role R] [--community-role C] [--password P]`. */
@@ -20,18 +19,15 @@ export async function userCreateCommand(args: ParsedArgs): Promise<CreatedUser> 
   if (communityRole !== undefined && !COMMUNITY_ROLES.includes(communityRole as CommunityRole)) {
     throw new CliError(`--community-role must be one of ${COMMUNITY_ROLES.join(', ')}.`);
   }
-  try {
-    return await createUser({
+  // The domain's messages already name the problem (taken login, taken e-mail, invalid field).
+  return withOperatorErrors(() =>
+    createUser({
       login: requiredOption(args, 'login'),
       email: requiredOption(args, 'email'),
       displayName: args.options.get('name'),
       hostRole: role as HostRole | undefined,
       communityRole: communityRole as CommunityRole | undefined,
       appPassword: args.options.get('password'),
-    });
-  } catch (error) {
-    // The domain's messages already name the problem (taken login, taken e-mail, invalid field).
-    if (isAppError(error)) throw new CliError(error.message);
-    throw error;
-  }
+    }),
+  );
 }

@@ -31,7 +31,7 @@ export const NOTIFICATION_ROUTES = [
     path: '/notifications/mark-all-read',
     access: 'owner',
     entry: 'functions/http/notifications/mark-all-notifications-read.ts',
-    grants: { table: 'readWrite' },
+    grants: { table: 'readWrite', sendTo: ['notifications'] },
   },
   {
     operationId: 'deleteNotification',
@@ -47,7 +47,7 @@ export const NOTIFICATION_ROUTES = [
     path: '/notifications/delete-all',
     access: 'owner',
     entry: 'functions/http/notifications/delete-all-notifications.ts',
-    grants: { table: 'readWrite' },
+    grants: { table: 'readWrite', sendTo: ['notifications'] },
   },
   {
     operationId: 'getNotificationPreferences',

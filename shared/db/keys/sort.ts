@@ -12,3 +12,10 @@ export const timeSort = (createdAt: string, id: number): string => `${createdAt}
 
 /** Display-order lists (topics): serial, then id. */
 export const orderSort = (serial: number, id: number): string => `${pad(serial)}#${pad(id)}`;
+
+/**
+ * A sort value above every `timeSort(createdAt, id)` of that instant and below every later one (`~` sorts after
+ * the digits of a padded id): `>= timeCeiling(t)` means "created after t", `<= timeCeiling(t)` "created at or
+ * before t".
+ */
+export const timeCeiling = (createdAt: string): string => `${createdAt}#~`;

@@ -18,12 +18,19 @@ export const emailGuardKey = (email: string): ItemKey => ({
 });
 
 /** Application passwords live in the user's partition, one item each. */
+const APP_PASSWORD_SORT_PREFIX = 'APPPW#';
 export const appPasswordKey = (userId: number, passwordId: string): ItemKey => ({
   pk: `USER#${userId}`,
-  sk: `APPPW#${passwordId}`,
+  sk: `${APP_PASSWORD_SORT_PREFIX}${passwordId}`,
 });
+/** The id of an application password, read back from its sort key (the inverse of `appPasswordKey`). */
+export const appPasswordIdOf = (sortKey: string): string | undefined =>
+  sortKey.startsWith(APP_PASSWORD_SORT_PREFIX) && sortKey.length > APP_PASSWORD_SORT_PREFIX.length
+    ? sortKey.slice(APP_PASSWORD_SORT_PREFIX.length)
+    : undefined;
 /** The application passwords of a user (a handful): `pk = USER#id AND begins_with(sk, APPPW#)`. */
-export const userAppPasswords = (userId: number): Partition => tablePartition(`USER#${userId}`, 'APPPW#');
+export const userAppPasswords = (userId: number): Partition =>
+  tablePartition(`USER#${userId}`, APP_PASSWORD_SORT_PREFIX);
 
 export const tokenKey = (tokenId: string): ItemKey => ({ pk: `TOKEN#${tokenId}`, sk: 'TOKEN' });
 

@@ -1,43 +1,76 @@
 import { passwordPepper } from '../../config/pepper.ts';
 import {
+  type CredentialRef,
   findToken,
   findUserById,
   findUserIdByUsername,
-  listAppPasswordHashes,
+  findUserWithCredential,
+  listAppPasswords,
   normalizeUsername,
   type UserItem,
 } from '../users/index.ts';
 import type { Caller } from './caller.ts';
-import { hashSecret, hashesMatch, normalizeAppPassword } from './secret-hash.ts';
+import { BEARER_TOKEN_PATTERN, hashSecret, hashesMatch, normalizeAppPassword } from './secret-hash.ts';
+import { forgetVerified, recallVerified, rememberVerified } from './verified-credentials.ts';
 
 /**
  * What the authorizer concludes about a request. It never rejects by itself: the handler renders the
- * contract's envelope for each state (401 `rest_not_logged_in`, 401 `invalid_credentials`, 403 inactive).
+ * contract's envelope for each state (401 `rest_not_logged_in`, 401 `invalid_credentials`, 403 inactive, and
+ * 503 `service_unavailable` when the stores could not be read, so nothing could be decided).
  */
 export type Authentication =
   | { readonly state: 'anonymous' }
   | { readonly state: 'invalid' }
+  | { readonly state: 'unavailable' }
   | { readonly state: 'inactive'; readonly caller: Caller }
   | { readonly state: 'authenticated'; readonly caller: Caller };
 
 const INVALID: Authentication = { state: 'invalid' };
 
-/** Resolves an `Authorization` header: Basic with an application password, or Bearer `<id>.<secret>`. */
+/**
+ * User ids start at 1 (`nextId`), so no user, user item or application password has id 0: an unknown user name is
+ * checked against these keys, which cannot exist, to do the same work as a known one.
+ */
+const NO_USER_ID = 0;
+/** Compared against when there is no stored hash, so the comparison costs the same (same length as a real one). */
+const NO_HASH = hashSecret('no credential has this hash', 'no pepper');
+
+/**
+ * Resolves an `Authorization` header: Basic with an application password, or Bearer `<id>.<secret>`. Throws when
+ * a store cannot be read (the authorizer reports that as `unavailable`).
+ *
+ * A header seen before with the right secret skips the lookup and the hash check (verified-credentials.ts) but
+ * never the decision: the user and the credential that matched are re-read, strongly consistent, in one round
+ * trip, so a suspension, a role change or a revocation applies to the very next request.
+ */
 export async function authenticate(header: string | undefined): Promise<Authentication> {
   if (header === undefined || header.trim() === '') return { state: 'anonymous' };
+  const remembered = recallVerified(header);
+  if (remembered) {
+    const { user, credentialHash } = await findUserWithCredential(remembered.userId, remembered.credential);
+    const stillValid =
+      user !== undefined &&
+      credentialHash !== undefined &&
+      hashesMatch(credentialHash, remembered.hash) &&
+      (remembered.username === undefined || remembered.username === user.username);
+    if (stillValid) return resolved(user);
+    // Revoked, deleted or renamed: forget it and decide from scratch (which finds nothing unless the secret now
+    // matches another credential).
+    forgetVerified(header);
+  }
   const [scheme, ...rest] = header.trim().split(/\s+/);
   const credentials = rest.join(' ');
   switch (scheme?.toLowerCase()) {
     case 'basic':
-      return authenticateBasic(credentials);
+      return authenticateBasic(header, credentials);
     case 'bearer':
-      return authenticateBearer(credentials);
+      return authenticateBearer(header, credentials);
     default:
       return INVALID;
   }
 }
 
-async function authenticateBasic(encoded: string): Promise<Authentication> {
+async function authenticateBasic(header: string, encoded: string): Promise<Authentication> {
   const decoded = /^[A-Za-z0-9+/=]+$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : '';
   const separator = decoded.indexOf(':');
   if (separator <= 0) return INVALID;
@@ -45,24 +78,40 @@ async function authenticateBasic(encoded: string): Promise<Authentication> {
   const password = normalizeAppPassword(decoded.slice(separator + 1));
   if (!/^[a-z0-9_]{3,100}$/.test(username) || password.length === 0 || password.length > 200) return INVALID;
 
-  const [pepper, userId] = await Promise.all([passwordPepper(), findUserIdByUsername(username)]);
+  const [pepper, foundId] = await Promise.all([
+    passwordPepper(),
+    findUserIdByUsername(username, { consistent: true }),
+  ]);
   const sentHash = hashSecret(password, pepper);
-  if (userId === undefined) return INVALID;
-  const [user, hashes] = await Promise.all([findUserById(userId), listAppPasswordHashes(userId)]);
+  // An unknown user name does the same reads (against keys that cannot exist) and the same comparison as a wrong
+  // password for an existing user, so the time of the answer does not tell whether the user exists.
+  const userId = foundId ?? NO_USER_ID;
+  const [user, passwords] = await Promise.all([
+    findUserById(userId, { consistent: true }),
+    listAppPasswords(userId, { consistent: true }),
+  ]);
   // Compare against every stored hash without stopping early, so timing does not tell which one matched.
-  let matched = false;
-  for (const stored of hashes) matched = hashesMatch(stored, sentHash) || matched;
-  return matched && user ? resolved(user) : INVALID;
+  let matched: string | undefined;
+  for (const stored of passwords.length > 0 ? passwords : [{ id: '', hash: NO_HASH }]) {
+    if (hashesMatch(stored.hash, sentHash) && stored.id !== '') matched = stored.id;
+  }
+  if (matched === undefined || !user) return INVALID;
+  const credential: CredentialRef = { kind: 'app_password', userId: user.id, passwordId: matched };
+  rememberVerified(header, { userId: user.id, credential, hash: sentHash, username: user.username });
+  return resolved(user);
 }
 
-async function authenticateBearer(token: string): Promise<Authentication> {
-  const match = /^([A-Za-z0-9_-]{6,64})\.([A-Za-z0-9_-]{16,128})$/.exec(token);
+async function authenticateBearer(header: string, token: string): Promise<Authentication> {
+  const match = BEARER_TOKEN_PATTERN.exec(token);
   if (!match) return INVALID;
   const [, tokenId, secret] = match as unknown as [string, string, string];
-  const [pepper, record] = await Promise.all([passwordPepper(), findToken(tokenId)]);
-  if (!record || !hashesMatch(record.hash, hashSecret(secret, pepper))) return INVALID;
-  const user = await findUserById(record.user_id);
-  return user ? resolved(user) : INVALID;
+  const [pepper, record] = await Promise.all([passwordPepper(), findToken(tokenId, { consistent: true })]);
+  const sentHash = hashSecret(secret, pepper);
+  if (!record || !hashesMatch(record.hash, sentHash)) return INVALID;
+  const user = await findUserById(record.user_id, { consistent: true });
+  if (!user) return INVALID;
+  rememberVerified(header, { userId: user.id, credential: { kind: 'token', tokenId }, hash: sentHash });
+  return resolved(user);
 }
 
 function resolved(user: UserItem): Authentication {

@@ -3,6 +3,8 @@ export type { Authentication } from './authenticate.ts';
 export { authenticate } from './authenticate.ts';
 export type { Caller, CommunityRole, HostRole, ProfileStatus } from './caller.ts';
 export * from './permissions.ts';
+export { revokeAppPasswords } from './revoke-app-passwords.ts';
+export { revokeToken } from './revoke-token.ts';
 export {
   APP_PASSWORD_LENGTH,
   formatAppPassword,

@@ -34,6 +34,10 @@ export const normalizeAppPassword = (sent: string): string => sent.replace(/\s+/
 
 export const isValidAppPassword = (password: string): boolean => /^[A-Za-z0-9]{24}$/.test(password);
 
+/** A bearer token as sent: `<id>.<secret>`, both base64url (generated ids are 12 characters, secrets 43). */
+export const BEARER_TOKEN_PATTERN = /^([A-Za-z0-9_-]{6,64})\.([A-Za-z0-9_-]{16,128})$/;
+export const TOKEN_ID_PATTERN = /^[A-Za-z0-9_-]{6,64}$/;
+
 /** Bearer tokens are `<id>.<secret>`: the id finds the record in one GetItem, the secret is only hashed. */
 export function generateToken(): { id: string; secret: string; token: string } {
   const id = randomBytes(9).toString('base64url');

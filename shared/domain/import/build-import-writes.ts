@@ -1,3 +1,4 @@
+import { notificationStatsKey } from '../../db/keys/notifications.ts';
 import { spaceStatsKey } from '../../db/keys/spaces.ts';
 import { topicStatsKey } from '../../db/keys/topics.ts';
 import { userStatsKey } from '../../db/keys/users.ts';
@@ -17,7 +18,11 @@ import {
   storedPost,
   storedPostTopicLink,
 } from '../feeds/index.ts';
-import { notificationCreationActions } from '../notifications/index.ts';
+import {
+  notificationCounts,
+  storedNotification,
+  storedNotificationTypeCopy,
+} from '../notifications/index.ts';
 import {
   DEFAULT_SPACE_SETTINGS,
   type SpaceItem,
@@ -447,12 +452,13 @@ export function buildImportWrites(
     topic: (r) => output.topics[r],
     user: (r) => output.users[r]?.id,
   };
+  const newestNotification = new Map<number, string>();
   file.notifications.forEach((notification, i) => {
     const id = ids.firstNotificationId + i;
     const createdAt = notification.created_at ?? ids.now;
     const userId = userIdOf(notification.user);
     const object = notification.object;
-    const items = notificationCreationActions({
+    const item = {
       id,
       user_id: userId,
       type: notification.type,
@@ -466,8 +472,26 @@ export function buildImportWrites(
       object_type: notification.object_type,
       created_at: createdAt,
       read_at: notification.is_read ? (notification.read_at ?? createdAt) : null,
-    });
-    writes.adopt(items, itemName('notifications', i), { deleteOnUndo: newUserIds.has(userId) });
+    };
+    const label = itemName('notifications', i);
+    writes.put(storedNotification(item), label);
+    writes.put(storedNotificationTypeCopy(item), label);
+    // A new user's stats item is written whole, with the newest creation time the bulk actions' watermarks need.
+    const newest = newestNotification.get(userId);
+    if (newest === undefined || createdAt > newest) newestNotification.set(userId, createdAt);
+    writes.add(
+      notificationStatsKey(userId),
+      notificationCounts(item),
+      newUserIds.has(userId)
+        ? {
+            base: {
+              entity: 'notification_stats',
+              user_id: userId,
+              newest_created_at: newestNotification.get(userId),
+            },
+          }
+        : {},
+    );
     output.notifications.push(id);
   });
 

@@ -6,7 +6,7 @@ import { findUserById } from '../users/index.ts';
 import type { NotificationItem, NotificationType } from './notification-item.ts';
 import { wantsEmail } from './notification-preferences.ts';
 import { findNotificationPreferences } from './notification-preferences-repository.ts';
-import { insertNotification } from './notification-repository.ts';
+import { getNotificationStats, insertNotification } from './notification-repository.ts';
 
 export interface NotificationEvent {
   readonly type: NotificationType;
@@ -37,7 +37,7 @@ export async function emitNotification(
 ): Promise<NotificationItem | undefined> {
   if (emission.actorId !== null && emission.recipientId === emission.actorId) return undefined;
   const id = await nextId('notification');
-  const item: NotificationItem = {
+  let item: NotificationItem = {
     id,
     user_id: emission.recipientId,
     type: emission.type,
@@ -51,7 +51,15 @@ export async function emitNotification(
     created_at: nowIso(),
     read_at: null,
   };
-  await insertNotification(item);
+  // Creation times strictly increase per recipient (see notificationCreationActions): when a concurrent emission
+  // to the same recipient committed a later time first, restamp just after it and try again.
+  for (let attempt = 0; (await insertNotification(item)) === 'stale'; attempt++) {
+    if (attempt >= 20)
+      throw new Error(`Could not store notification ${id}: its recipient keeps receiving newer ones`);
+    const { newestCreatedAt } = await getNotificationStats(item.user_id);
+    const after = newestCreatedAt === undefined ? 0 : Date.parse(newestCreatedAt) + 1;
+    item = { ...item, created_at: new Date(Math.max(Date.now(), after)).toISOString() };
+  }
   await enqueueMailIfWanted(item);
   return item;
 }

@@ -8,5 +8,11 @@ export {
   type NotificationEmission,
   type NotificationEvent,
 } from './emit-notification.ts';
-export type { NotificationItem, NotificationType } from './notification-item.ts';
+export {
+  type NotificationItem,
+  type NotificationType,
+  notificationCounts,
+  storedNotification,
+  storedNotificationTypeCopy,
+} from './notification-item.ts';
 export { notificationCreationActions } from './notification-repository.ts';

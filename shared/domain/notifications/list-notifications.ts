@@ -23,44 +23,33 @@ export interface NotificationPage {
 }
 
 /**
- * The caller's notifications (a caller sees only their own). The total comes from the maintained stats item and
- * the page from one key-condition Query, so page 1 costs the same for 10 or 100 000 notifications; a page past the
- * end reads nothing.
+ * The caller's notifications (a caller sees only their own). The stats item comes first: its watermarks bound the
+ * partitions read and its counters give the total, so page 1 costs the same for 10 or 100 000 notifications and a
+ * page past the end reads nothing more.
  *
- * `orderby=id` uses the same index as `created_at`: the service allocates ids at creation from the sequence, so for
- * every notification it emits, id order and time order agree (up to requests racing within one millisecond).
- * Imported history keeps the `created_at` the operator gave it; where that disagrees with id order, pages follow
- * `created_at` and each page is ordered by id. A fourth copy per notification would buy exact id order for that
- * case only; the trade is documented in shared/db/access-patterns/notifications.md.
+ * `orderby=id` uses the same index as `created_at`: per recipient, creation times strictly increase with commit
+ * order and ids are allocated just before, so the two orders agree for everything the service emits. Imported
+ * history keeps the `created_at` the operator gave it; where that disagrees with id order, pages follow
+ * `created_at` and each page is ordered by id (documented in shared/db/access-patterns/notifications.md).
  */
 export async function listNotifications(
   caller: Caller,
   input: ListNotificationsInput,
 ): Promise<NotificationPage> {
-  const query = (total?: number) =>
-    queryNotificationPage({
-      userId: caller.id,
-      isRead: input.is_read,
-      type: input.type,
-      ascending: input.order === 'asc',
-      page: input.page,
-      perPage: input.per_page,
-      cursor: input.cursor,
-      total,
-    });
-  // A jump to a later page without a cursor reads the total first, so a page past the end reads nothing else;
-  // page 1 and cursor-led pages read both at once.
-  let total: number;
-  let page: Awaited<ReturnType<typeof query>>;
-  if (input.page > 1 && input.cursor === undefined) {
-    total = totalFor(await getNotificationStats(caller.id), input);
-    page = await query(total);
-  } else {
-    const [stats, found] = await Promise.all([getNotificationStats(caller.id), query()]);
-    total = totalFor(stats, input);
-    page = found;
-  }
-  const items = await toNotificationResponses(page.items);
+  const stats = await getNotificationStats(caller.id);
+  const total = totalFor(stats, input);
+  const page = await queryNotificationPage({
+    userId: caller.id,
+    isRead: input.is_read,
+    type: input.type,
+    ascending: input.order === 'asc',
+    page: input.page,
+    perPage: input.per_page,
+    cursor: input.cursor,
+    stats,
+    total,
+  });
+  const items = await toNotificationResponses(page.items, stats);
   if (input.orderby === 'id') {
     items.sort((a, b) => (input.order === 'asc' ? a.id - b.id : b.id - a.id));
   }

@@ -6,9 +6,7 @@ import { getNotificationStats, queryNewestUnread } from './notification-reposito
 export const UNREAD_LIST_LIMIT = 100;
 
 export async function listUnreadNotifications(caller: Caller) {
-  const [stats, items] = await Promise.all([
-    getNotificationStats(caller.id),
-    queryNewestUnread(caller.id, UNREAD_LIST_LIMIT),
-  ]);
-  return { notifications: await toNotificationResponses(items), unread_count: stats.unread };
+  const stats = await getNotificationStats(caller.id);
+  const items = await queryNewestUnread(caller.id, UNREAD_LIST_LIMIT, stats);
+  return { notifications: await toNotificationResponses(items, stats), unread_count: stats.unread };
 }

@@ -77,12 +77,25 @@ export function notificationCounts(item: Pick<NotificationItem, 'type' | 'is_rea
   };
 }
 
-/** The recipient's maintained aggregates, as read from the stats item. */
+/**
+ * The recipient's maintained aggregates, as read from the stats item. Besides the counters it carries the
+ * watermarks of the bulk actions: every notification created at or before `readWatermark` is read, every one at
+ * or before `deleteWatermark` is deleted, whatever its own item says until the tidy worker catches up. Counters
+ * are always the logical ones. `newestCreatedAt` is the newest `created_at` committed for this recipient:
+ * creations are strictly increasing per recipient, so a watermark set to it covers exactly what exists.
+ */
 export interface NotificationStats {
   readonly total: number;
   readonly unread: number;
   readonly byType: Readonly<Record<string, { total: number; unread: number }>>;
+  readonly newestCreatedAt: string | undefined;
+  readonly readWatermark: string | undefined;
+  /** When the last mark-all happened: the `read_at` of what it marked. */
+  readonly readMarkedAt: string | undefined;
+  readonly deleteWatermark: string | undefined;
 }
+
+const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /** The stats item holds flat counters whose names carry the type (`type:mention`), so it is parsed by name. */
 export const NotificationStatsItemSchema = v.pipe(
@@ -97,8 +110,42 @@ export const NotificationStatsItemSchema = v.pipe(
       if (match[1] === 'type') entry.total = Number(value);
       else entry.unread = Number(value);
     }
-    return { total: Number(raw.total ?? 0), unread: Number(raw.unread ?? 0), byType };
+    return {
+      total: Number(raw.total ?? 0),
+      unread: Number(raw.unread ?? 0),
+      byType,
+      newestCreatedAt: optionalString(raw.newest_created_at),
+      readWatermark: optionalString(raw.read_watermark),
+      readMarkedAt: optionalString(raw.read_marked_at),
+      deleteWatermark: optionalString(raw.delete_watermark),
+    };
   }),
 );
 
-export const EMPTY_NOTIFICATION_STATS: NotificationStats = { total: 0, unread: 0, byType: {} };
+export const EMPTY_NOTIFICATION_STATS: NotificationStats = {
+  total: 0,
+  unread: 0,
+  byType: {},
+  newestCreatedAt: undefined,
+  readWatermark: undefined,
+  readMarkedAt: undefined,
+  deleteWatermark: undefined,
+};
+
+/** Deleted by a delete-all, though its item may still be stored until the tidy worker removes it. */
+export const isDeletedInBulk = (
+  item: Pick<NotificationItem, 'created_at'>,
+  stats: NotificationStats,
+): boolean => stats.deleteWatermark !== undefined && item.created_at <= stats.deleteWatermark;
+
+/** Read in its own right or by a mark-all whose watermark covers it. */
+export const isReadLogically = (
+  item: Pick<NotificationItem, 'created_at' | 'is_read'>,
+  stats: NotificationStats,
+): boolean => item.is_read || (stats.readWatermark !== undefined && item.created_at <= stats.readWatermark);
+
+/** The notification as every reader must see it: the bulk actions' watermarks applied. */
+export function withBulkState(item: NotificationItem, stats: NotificationStats): NotificationItem {
+  if (item.is_read || !isReadLogically(item, stats)) return item;
+  return { ...item, is_read: true, read_at: stats.readMarkedAt ?? stats.readWatermark ?? item.created_at };
+}

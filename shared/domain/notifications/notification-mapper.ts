@@ -1,6 +1,11 @@
 import { toIsoDateTime, toIsoDateTimeOrNull } from '../dates.ts';
 import { findUsersByIds, type MemberSummary, toMemberSummary, type UserItem } from '../users/index.ts';
-import type { NotificationItem, NotificationType } from './notification-item.ts';
+import {
+  type NotificationItem,
+  type NotificationStats,
+  type NotificationType,
+  withBulkState,
+} from './notification-item.ts';
 
 /** The contract's Notification list item. Only these fields leave; keys and index attributes never do. */
 export interface NotificationResponse {
@@ -41,11 +46,15 @@ export function toNotificationResponse(
   };
 }
 
-/** Maps a page of items, reading the actors' profiles in one BatchGetItem (≤ 100 ids: the page size bound). */
+/**
+ * Maps a page of items as the recipient must see them (bulk actions' watermarks applied), reading the actors'
+ * profiles in one BatchGetItem (≤ 100 ids: the page size bound).
+ */
 export async function toNotificationResponses(
   items: readonly NotificationItem[],
+  stats: NotificationStats,
 ): Promise<NotificationResponse[]> {
   const actorIds = items.flatMap((item) => (item.actor_id === null ? [] : [item.actor_id]));
   const actors = actorIds.length > 0 ? await findUsersByIds(actorIds) : new Map<number, UserItem>();
-  return items.map((item) => toNotificationResponse(item, actors));
+  return items.map((item) => toNotificationResponse(withBulkState(item, stats), actors));
 }

@@ -1,2 +1,9 @@
 /** The spaces domain's public surface: what other domains may use (README, import rules). */
 export * from './space-item.ts';
+export {
+  findMembership,
+  findMemberships,
+  findSpaceById,
+  findSpaceStats,
+  findSpacesByIds,
+} from './space-repository.ts';

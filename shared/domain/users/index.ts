@@ -3,13 +3,18 @@ export { buildUserItem, type CreatedUser, createUser, type NewUser, validateNewU
 export { type MemberSummary, toMemberSummary } from './member-summary.ts';
 export type { UserItem } from './user-item.ts';
 export {
+  type CredentialRef,
+  deleteAppPasswords,
+  deleteToken,
   findUserById,
   findUserByUsername,
   findUserIdByEmail,
   findUserIdByUsername,
   findToken,
   findUsersByIds,
-  listAppPasswordHashes,
+  findUserWithCredential,
+  listAppPasswords,
+  setUserStatus,
   userCreationActions,
 } from './user-repository.ts';
 export { isValidEmail, normalizeUsername, PATH_USERNAME_PATTERN, usernameProblem } from './username.ts';

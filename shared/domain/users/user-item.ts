@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { indexEntry, type ItemKey } from '../../db/partition.ts';
 import {
+  appPasswordIdOf,
   appPasswordKey,
   emailGuardKey,
   tokenKey,
@@ -48,8 +49,22 @@ export type UserItem = v.InferOutput<typeof UserItemSchema>;
 /** A uniqueness guard (username or e-mail) names the user it belongs to. */
 export const GuardItemSchema = v.object({ user_id: integer });
 
-/** An application password: only its keyed hash is stored. */
-export const AppPasswordItemSchema = v.object({ hash: v.string() });
+/**
+ * An application password: only its keyed hash is stored. Its id is the tail of its sort key (`APPPW#<uuid>`),
+ * read back so the authorizer can re-read exactly the credential that matched.
+ */
+export const AppPasswordItemSchema = v.pipe(
+  v.object({ sk: v.string(), hash: v.string() }),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const id = appPasswordIdOf(dataset.value.sk);
+    if (id === undefined) {
+      addIssue({ message: 'an application password sort key is APPPW#<id>' });
+      return NEVER;
+    }
+    return { id, hash: dataset.value.hash };
+  }),
+);
+export type AppPasswordItem = v.InferOutput<typeof AppPasswordItemSchema>;
 
 /** A bearer token `<id>.<secret>`: looked up by id, only the secret's keyed hash is stored. */
 export const TokenItemSchema = v.object({ user_id: integer, hash: v.string() });

@@ -10,10 +10,11 @@ import { type JsonObject, toSchema } from './schema.ts';
  * The OpenAPI 3.1 document, generated from the route catalogue (method, path, access level) and the operation
  * contracts (schemas, documented errors). Nothing is written by hand per operation: what the contract says is
  * what the document says. Errors every operation shares are added from the route's shape:
- * - authenticated routes: 401 `rest_not_logged_in` / `invalid_credentials`, 403 `rest_forbidden` (inactive account);
+ * - authenticated routes: 401 `rest_not_logged_in` / `invalid_credentials`, 403 `rest_forbidden` (inactive account),
+ *   503 `service_unavailable` (the authorizer could not read its stores);
  * - routes with path, query or body inputs: 400 `rest_missing_callback_param` / `rest_invalid_param`, plus
  *   `rest_invalid_json` and 415 `rest_unsupported_media_type` when the body is JSON;
- * - every route: 413 from the gateway (`GatewayError`) and 500 `internal_error`.
+ * - every route: 500 `internal_error`, and the gateway's own 413 and 503 (`GatewayError`, a message only).
  * Shared shapes (envelopes, paginators, resources marked `named` in the contracts) are components under
  * `components.schemas`, referenced with `$ref`. Every operation has a description: the contract's, or its summary,
  * followed by what its access level requires.
@@ -183,6 +184,11 @@ function describeOperation(
       'Wrong user name or password, revoked credentials, unknown scheme or malformed header.',
     );
     addError(403, 'rest_forbidden', 'The account is suspended or banned ("Your account is not active.").');
+    addError(
+      503,
+      'service_unavailable',
+      'The credentials could not be checked (a store is unreachable); nothing was done. Try again.',
+    );
   }
   addError(500, 'internal_error', 'An unexpected failure (logged, never detailed).');
 
@@ -203,9 +209,10 @@ function describeOperation(
     );
     responses[String(status)] = errorResponse(status, codes, envelope, authenticated, schemas);
   }
-  responses['413'] = gatewayResponse(
-    'The request is over 10 MB, or over the 6 MB function payload once encoded (answered by the gateway).',
-  );
+  for (const [status, description] of Object.entries(GATEWAY_ANSWERS)) {
+    const ours = responses[status] as JsonObject | undefined;
+    responses[status] = ours ? alsoFromGateway(ours, description) : gatewayResponse(description);
+  }
   described.responses = responses;
   return described;
 }
@@ -248,11 +255,31 @@ function errorResponse(
   };
 }
 
+/** What the gateway answers by itself on every route, before or instead of the function (a message only). */
+const GATEWAY_ANSWERS: Readonly<Record<string, string>> = {
+  '413':
+    'The request is over 10 MB, or over the 6 MB function payload once encoded (answered by the gateway).',
+  '503': 'The request took longer than 30 s (answered by the gateway).',
+};
+const GATEWAY_ERROR_REF = { $ref: '#/components/schemas/GatewayError' };
+
 function gatewayResponse(description: string): JsonObject {
   return {
     description,
     headers: { 'x-request-id': HEADER_REFS.requestId },
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewayError' } } },
+    content: { 'application/json': { schema: GATEWAY_ERROR_REF } },
+  };
+}
+
+/** A status both the handler (in the envelope) and the gateway (a message only) may answer. */
+function alsoFromGateway(ours: JsonObject, description: string): JsonObject {
+  const content = ours.content as { 'application/json': { schema: JsonObject } };
+  return {
+    ...ours,
+    description: `${ours.description}\n\nOr, without a code: ${description}`,
+    content: {
+      'application/json': { schema: { anyOf: [content['application/json'].schema, GATEWAY_ERROR_REF] } },
+    },
   };
 }
 

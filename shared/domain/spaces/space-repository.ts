@@ -1,0 +1,51 @@
+import { membershipKey, spaceKey, spaceStatsKey } from '../../db/keys/spaces.ts';
+import { batchGetItems, getItem } from '../../db/reads.ts';
+import * as v from 'valibot';
+import { type MembershipItem, MembershipItemSchema, type SpaceItem, SpaceItemSchema } from './space-item.ts';
+
+/** Spaces, courses and memberships, one method per access pattern (ACCESS_PATTERNS.md, "Spaces"). */
+
+export function findSpaceById(spaceId: number): Promise<SpaceItem | undefined> {
+  return getItem(spaceKey(spaceId), SpaceItemSchema);
+}
+
+/** Many spaces by id (BatchGetItem); unknown ids are absent from the map. */
+export async function findSpacesByIds(spaceIds: readonly number[]): Promise<Map<number, SpaceItem>> {
+  if (spaceIds.length === 0) return new Map();
+  const spaces = await batchGetItems([...new Set(spaceIds)].map(spaceKey), SpaceItemSchema);
+  return new Map(spaces.map((space) => [space.id, space]));
+}
+
+/** The caller's membership of one space or course (any status); undefined when none. */
+export function findMembership(
+  spaceId: number,
+  userId: number,
+  options: { consistent?: boolean } = {},
+): Promise<MembershipItem | undefined> {
+  return getItem(membershipKey(spaceId, userId), MembershipItemSchema, options);
+}
+
+/** A user's memberships of many spaces in one BatchGetItem (visibility checks of a page of feeds). */
+export async function findMemberships(
+  spaceIds: readonly number[],
+  userId: number,
+): Promise<Map<number, MembershipItem>> {
+  if (spaceIds.length === 0) return new Map();
+  const keys = [...new Set(spaceIds)].map((spaceId) => membershipKey(spaceId, userId));
+  const memberships = await batchGetItems(keys, MembershipItemSchema);
+  return new Map(memberships.map((membership) => [membership.space_id, membership]));
+}
+
+/** The counters on a space's stats item (members_count, posts_count; courses add theirs), 0 when absent. */
+const SpaceStatsItemSchema = v.pipe(
+  v.record(v.string(), v.unknown()),
+  v.transform((raw) =>
+    Object.fromEntries(
+      Object.entries(raw).flatMap(([name, value]) => (typeof value === 'number' ? [[name, value]] : [])),
+    ),
+  ),
+);
+
+export async function findSpaceStats(spaceId: number): Promise<Record<string, number>> {
+  return (await getItem(spaceStatsKey(spaceId), SpaceStatsItemSchema)) ?? {};
+}
