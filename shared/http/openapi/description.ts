@@ -12,6 +12,7 @@ export const API_DESCRIPTION = `HTTP API of the community platform (version \`v2
 - **Bearer**: an opaque token \`<id>.<secret>\`.
 - No \`Authorization\` header: 401 \`rest_not_logged_in\`. Wrong user name or password, a revoked password or token, an unknown scheme or a malformed header: 401 \`invalid_credentials\`, one message for all of them, with \`WWW-Authenticate: Basic realm="community"\`.
 - A caller whose profile status is \`suspended\` or \`banned\`: 403 \`rest_forbidden\` "Your account is not active."
+- Credentials that cannot be checked at the moment (a store is unreachable): 503 \`service_unavailable\`; nothing was done, try again.
 - A caller without the permission an operation needs: 403 \`rest_forbidden\` (\`permission_failed\` for the privacy-gated profile space list). \`x-access-level\` on each operation names the level it requires.
 
 ## Errors
