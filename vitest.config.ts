@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects, one per test layer (ARCHITECTURE.md §5). Only `integration` and `api` need the emulators; their
+ * Four projects, one per test layer (docs/ARCHITECTURE.md §5). Only `integration` and `api` need the emulators; their
  * shared globalSetup starts them once per vitest process however many of the two run (see test/support/global-setup.ts).
  * globalSetup is set per project, not at the root: the root's would also run for `--project unit`.
  */

@@ -58,7 +58,7 @@ export interface ApiFunctionProps {
   /** Variables every function gets; grant-specific ones (bucket, queue URLs, secret ids) are added by `bind*`. */
   readonly environment: Pick<
     DeployedEnvironment,
-    'STAGE' | 'TABLE_NAME' | 'MAIL_FROM' | 'CORS_ORIGINS' | 'LOG_LEVEL'
+    'STAGE' | 'TABLE_NAME' | 'MAIL_FROM' | 'CORS_ORIGINS' | 'LOG_LEVEL' | 'PUBLIC_BASE_URL'
   >;
   /**
    * Retention of the function's log group.
@@ -160,10 +160,21 @@ export class ApiFunction extends Construct {
     }
   }
 
-  /** Item reads (`read`) or reads and writes (`readWrite`) on the table and its indexes. */
+  /**
+   * Item reads (`read`) or reads and writes (`readWrite`) on the table and its indexes, never `Scan`: CDK's read
+   * grants include it, so an explicit Deny (which wins over any Allow) keeps every access a key condition.
+   */
   bindTable(table: ITable, mode: 'read' | 'readWrite'): void {
     if (mode === 'read') table.grantReadData(this.function);
     else table.grantReadWriteData(this.function);
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'NoTableScans',
+        effect: iam.Effect.DENY,
+        actions: ['dynamodb:Scan'],
+        resources: [table.tableArn, `${table.tableArn}/index/*`],
+      }),
+    );
     acknowledgePattern(this.role, {
       pattern: /^AwsSolutions-IAM5\[Resource::.*\/index\/\*\]$/,
       reason: 'Queries on the GSIs need the table\'s "index/*" sub-resources; still this one table only.',

@@ -9,6 +9,11 @@ export interface CatalogueFunctionContext {
   readonly resources: GrantableResources;
   /** See `ApiFunctionProps.bundle`. */
   readonly bundle: boolean;
+  /**
+   * `PUBLIC_BASE_URL`: the origin and `/v2` clients use, from which functions build absolute links. Set for the
+   * API's functions; workers build no links.
+   */
+  readonly publicBaseUrl?: string;
 }
 
 /** One function from a catalogue-derived spec: the common environment, then exactly the spec's grants. */
@@ -32,6 +37,7 @@ export function catalogueFunction(
       MAIL_FROM: config.mail.from,
       CORS_ORIGINS: config.corsOrigins.join(','),
       LOG_LEVEL: config.logLevel,
+      ...(context.publicBaseUrl === undefined ? {} : { PUBLIC_BASE_URL: context.publicBaseUrl }),
     },
   });
   fn.bindGrants(spec.grants, resources);

@@ -111,6 +111,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     resetDbClient();
 
     gateway = await startGateway({ port: options.port, corsOrigins: environment.CORS_ORIGINS });
+    // Links in responses (paginator URLs) are built from this configured URL, never from request headers.
+    const publicBaseUrl = { PUBLIC_BASE_URL: gateway.url };
+    Object.assign(environment, publicBaseUrl);
+    Object.assign(process.env, publicBaseUrl);
+    resetEnvCache();
     poller = startPoller({
       sqsEndpoint: fauxqs.endpoint,
       queues: provisioned.queues.map((queue) => ({

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Lazy, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -49,7 +49,15 @@ export class ApiStack extends Stack {
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { config } = props;
-    const context = { config, resources: props.resources, bundle: props.bundle ?? true };
+    // Absolute links in responses (paginator URLs) start with the API's public base URL (decisions.md: `<origin>/v2`):
+    // the stage's custom domain when it has one, else the API's own endpoint. Never a request header. Lazy, because
+    // the catch-all function is created before the API whose default integration it is; the functions' environment
+    // refers to the API, the API to none of them, so there is no cycle.
+    const publicBaseUrl = Lazy.string({
+      produce: () =>
+        `${config.domainName ? `https://${config.domainName}` : this.api.apiEndpoint}${API_BASE_PATH}`,
+    });
+    const context = { config, resources: props.resources, bundle: props.bundle ?? true, publicBaseUrl };
     const fallback = props.fallbackRoute ?? FALLBACK_ROUTE;
     this.fallbackFunction = catalogueFunction(this, routeSpec(fallback), context);
 

@@ -1,17 +1,25 @@
 import * as v from 'valibot';
+import { documentedAs } from './openapi-metadata.ts';
 
 /**
  * Reusable field schemas for contracts. Path and query values arrive as strings, so their schemas accept the
- * string form and transform it; body fields are typed JSON and use the plain schemas.
+ * string form and transform it; body fields are typed JSON and use the plain schemas. Each string-parsed field
+ * tells the OpenAPI generator the values it accepts (`documentedAs`: integers with their bounds, booleans), so the
+ * document and generated clients speak numbers and booleans while the server still parses strings.
  */
 
-const DIGITS = /^\d{1,15}$/;
+/** At most 15 digits: every accepted integer is exact as a JavaScript number. */
+const MAX_DIGITS = 15;
+const LARGEST = 10 ** MAX_DIGITS - 1;
+const DIGITS = new RegExp(`^\\d{1,${MAX_DIGITS}}$`);
+const SIGNED_DIGITS = new RegExp(`^-?\\d{1,${MAX_DIGITS}}$`);
 
 /** A positive integer id in a path (`/notifications/{id}`). */
 export const idParam = () =>
   v.pipe(
     v.string(),
     v.regex(DIGITS, 'must be a positive integer'),
+    documentedAs({ type: 'integer', minimum: 1, maximum: LARGEST }),
     v.transform(Number),
     v.minValue(1, 'must be a positive integer'),
   );
@@ -24,7 +32,12 @@ const integerString = (options: { min: number; max?: number }) => {
       : `must be an integer between ${options.min} and ${options.max}`;
   return v.pipe(
     v.string(),
-    v.regex(/^-?\d{1,15}$/, bounds),
+    v.regex(SIGNED_DIGITS, bounds),
+    documentedAs({
+      type: 'integer',
+      minimum: Math.max(options.min, -LARGEST),
+      maximum: Math.min(options.max ?? LARGEST, LARGEST),
+    }),
     v.transform(Number),
     v.minValue(options.min, bounds),
     v.maxValue(options.max ?? Number.MAX_SAFE_INTEGER, bounds),
@@ -48,13 +61,26 @@ export const boolQuery = () =>
   v.optional(
     v.pipe(
       v.picklist(['true', 'false', '1', '0'], 'must be a boolean (true or false)'),
+      documentedAs({
+        type: 'boolean',
+        description: 'Sent as `true` or `false` (`1` and `0` are accepted too).',
+      }),
       v.transform((value) => value === 'true' || value === '1'),
     ),
   );
 
 /** The opaque cursor carried by paginator B's `next_page_url`. */
 export const cursorQuery = () =>
-  v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,2048}$/, 'must be a cursor from next_page_url')));
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[A-Za-z0-9_-]{1,2048}$/, 'must be a cursor from next_page_url'),
+      v.description(
+        'Opaque; copy it from `next_page_url`. Honoured only by the same list, filters and `per_page` it was ' +
+          'issued for; a cursor this service did not issue is 400 `rest_invalid_param`.',
+      ),
+    ),
+  );
 
 /** `YYYY-MM-DD HH:MM:SS` (topics, quizzes, migrations). */
 export const sqlDateTime = () =>

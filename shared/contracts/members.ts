@@ -1,28 +1,41 @@
 import * as v from 'valibot';
 import { integer, isoDateTime } from './fields.ts';
+import { documentedAs, named } from './openapi-metadata.ts';
 
 /** The member summary (`xprofile`) used in notification lists and quiz results. */
-export const memberSummarySchema = v.object({
-  user_id: integer(),
-  total_points: integer(),
-  is_verified: integer(),
-  status: v.string(),
-  display_name: v.string(),
-  username: v.string(),
-  avatar: v.string(),
-  created_at: isoDateTime(),
-  short_description: v.string(),
-  meta: v.object({
-    website: v.string(),
-    cover_photo: v.string(),
-    social_links: v.object({
-      twitter: v.string(),
-      youtube: v.string(),
-      linkedin: v.string(),
-      fb: v.string(),
-      instagram: v.string(),
+export const memberSummarySchema = v.pipe(
+  v.object({
+    user_id: integer(),
+    total_points: integer(),
+    is_verified: integer(),
+    status: v.string(),
+    display_name: v.string(),
+    username: v.string(),
+    avatar: v.string(),
+    created_at: isoDateTime(),
+    short_description: v.string(),
+    meta: v.object({
+      website: v.string(),
+      cover_photo: v.string(),
+      social_links: v.object({
+        twitter: v.string(),
+        youtube: v.string(),
+        linkedin: v.string(),
+        fb: v.string(),
+        instagram: v.string(),
+      }),
+      badge_slug: v.array(v.string()),
     }),
-    badge_slug: v.array(v.string()),
+    // The contract types `badge` as nullable; this service has no featured badges yet, so it is always null. The
+    // document still says "nullable object": a schema that only allows null makes generated clients drop the field.
+    badge: v.pipe(
+      v.null(),
+      documentedAs({
+        type: ['object', 'null'],
+        additionalProperties: true,
+        description: "The member's featured badge, or null. Currently always null (no featured badges yet).",
+      }),
+    ),
   }),
-  badge: v.null(),
-});
+  named('MemberSummary'),
+);

@@ -11,6 +11,7 @@ import {
   perPageQuery,
 } from './fields.ts';
 import { memberSummarySchema } from './members.ts';
+import { named } from './openapi-metadata.ts';
 import {
   DIGEST_FREQUENCIES,
   EMAIL_PREFERENCE_KEYS,
@@ -37,21 +38,37 @@ const INVALID = {
 } as const;
 
 /** The Notification resource as list items carry it: the fields plus `xprofile` (null without an actor user). */
-export const notificationSchema = v.object({
-  id: integer(),
-  user_id: integer(),
-  type: v.picklist(NOTIFICATION_TYPES),
-  title: v.string(),
-  message: v.string(),
-  action_url: v.string(),
-  is_read: v.boolean(),
-  actor_id: v.nullable(integer()),
-  object_id: v.nullable(integer()),
-  object_type: v.string(),
-  created_at: isoDateTime(),
-  read_at: v.nullable(isoDateTime()),
-  xprofile: v.nullable(memberSummarySchema),
-});
+export const notificationSchema = v.pipe(
+  v.object({
+    id: integer(),
+    user_id: integer(),
+    type: v.picklist(NOTIFICATION_TYPES),
+    title: v.string(),
+    message: v.string(),
+    action_url: v.string(),
+    is_read: v.boolean(),
+    actor_id: v.pipe(
+      v.nullable(integer()),
+      v.description(
+        'The user whose action caused the notification; null for system notifications, which have none.',
+      ),
+    ),
+    object_id: v.pipe(
+      v.nullable(integer()),
+      v.description(
+        'The id of the object the notification is about; null when it is about no stored object.',
+      ),
+    ),
+    object_type: v.string(),
+    created_at: isoDateTime(),
+    read_at: v.pipe(v.nullable(isoDateTime()), v.description('Null while unread.')),
+    xprofile: v.pipe(
+      v.nullable(memberSummarySchema),
+      v.description("The actor's member summary; null for system notifications (no actor)."),
+    ),
+  }),
+  named('Notification'),
+);
 
 const idParams = v.object({ id: idParam() });
 

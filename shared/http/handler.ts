@@ -6,6 +6,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import * as v from 'valibot';
+import { API_BASE_PATH } from '../catalogue/index.ts';
 import { env } from '../config/env.ts';
 import type { Operation, OperationInput, OperationResponse } from '../contracts/operation.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
@@ -21,9 +22,13 @@ export type HttpResult = APIGatewayProxyStructuredResultV2;
 
 /** Where the request was addressed, for building links (paginator B's page URLs). */
 export interface RequestLocation {
-  /** Absolute URL of the route without query string, e.g. `https://api.example.com/v2/notifications`. */
+  /**
+   * URL of the route without query string, on the stage's configured public base URL (`PUBLIC_BASE_URL`), e.g.
+   * `https://api.example.com/v2/notifications`; never built from Host or X-Forwarded-* headers, which the client
+   * controls. Without a configured base URL, the path alone (`/v2/notifications`).
+   */
   readonly url: string;
-  /** The raw query parameters as sent. */
+  /** The query parameters the operation's contract declares, as sent (unknown ones are not carried into links). */
   readonly query: Readonly<Record<string, string>>;
 }
 
@@ -168,7 +173,10 @@ function build<O extends Operation>(
       },
     })
     .handler(async (event) => {
-      const base: RequestContext = { requestId: event.requestContext.requestId, location: locationOf(event) };
+      const base: RequestContext = {
+        requestId: event.requestContext.requestId,
+        location: locationOf(event, operation),
+      };
       const body = await run(event.internal.input as OperationInput<O>, event.internal, base);
       if (env().VALIDATE_RESPONSES === 'true') assertResponse(operation, body);
       return jsonResponse(
@@ -180,6 +188,9 @@ function build<O extends Operation>(
     });
 }
 
+/** `application/json`, or a `+json` type (`application/merge-patch+json`), with any parameters. */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
 function jsonBodyParser() {
   const parser = httpJsonBodyParser({ disableContentTypeCheck: true });
   return {
@@ -190,6 +201,14 @@ function jsonBodyParser() {
         (request.event as { body?: unknown }).body = undefined;
         return;
       }
+      // A body in another media type is refused rather than guessed at (a form post is not JSON).
+      if (!JSON_MEDIA_TYPE.test(request.event.headers?.['content-type'] ?? '')) {
+        throw new AppError(
+          'rest_unsupported_media_type',
+          415,
+          'The request body must be JSON, sent with Content-Type: application/json.',
+        );
+      }
       try {
         await parser.before?.(request as never);
       } catch {
@@ -199,15 +218,30 @@ function jsonBodyParser() {
   };
 }
 
-function locationOf(event: HttpEvent): RequestLocation {
-  const headers = event.headers ?? {};
-  const host = headers['x-forwarded-host'] ?? headers.host ?? event.requestContext.domainName;
-  const proto = headers['x-forwarded-proto'] ?? 'https';
+function locationOf(event: HttpEvent, operation: Operation): RequestLocation {
+  const declared = (operation.query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {};
   const query: Record<string, string> = {};
   for (const [key, value] of Object.entries(event.queryStringParameters ?? {})) {
-    if (value !== undefined) query[key] = value;
+    if (value !== undefined && Object.hasOwn(declared, key)) query[key] = value;
   }
-  return { url: `${proto}://${host}${event.rawPath}`, query };
+  const base = env().PUBLIC_BASE_URL.replace(/\/+$/, '') || API_BASE_PATH;
+  return { url: `${base}${routePath(event)}`, query };
+}
+
+/**
+ * The route's path under the base, from the matched route key and its path parameters (`/notifications/5/read`),
+ * so a link names the route as catalogued whatever spelling the request used. The catch-all has no route key.
+ */
+function routePath(event: HttpEvent): string {
+  const template = /^[A-Z]+ (\/\S*)$/.exec(event.routeKey)?.[1];
+  const path =
+    template === undefined
+      ? event.rawPath
+      : template.replace(/\{([^}+]+)(\+?)\}/g, (_match, name: string, greedy: string) => {
+          const value = event.pathParameters?.[name] ?? '';
+          return greedy ? encodeURI(value) : encodeURIComponent(value);
+        });
+  return path.startsWith(`${API_BASE_PATH}/`) ? path.slice(API_BASE_PATH.length) : path;
 }
 
 function assertResponse(operation: Operation, body: unknown): void {

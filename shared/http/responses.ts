@@ -1,6 +1,7 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { ErrorEnvelope } from '../contracts/operation.ts';
 import type { AppError } from '../errors/app-error.ts';
+import { clip, MAX_ERROR_BODY_BYTES } from './echo-limits.ts';
 
 /**
  * Every response carries these (decisions.md, "Web clients"): JSON content type, nosniff, the gateway's request
@@ -26,8 +27,21 @@ export function jsonResponse(
   };
 }
 
-/** The contract's error bodies: `{ code, message, data: { status, … } }`, or `{ code, message }` (quiz, migration). */
+/**
+ * The contract's error bodies: `{ code, message, data: { status, … } }`, or `{ code, message }` (quiz, migration).
+ * Never larger than MAX_ERROR_BODY_BYTES: a body that would be (whatever put the bulk in it) keeps its code and
+ * status, a shortened message, and drops the rest of `data`.
+ */
 export function errorBody(error: AppError, envelope: ErrorEnvelope = 'standard'): Record<string, unknown> {
+  const full = fullErrorBody(error, envelope);
+  if (Buffer.byteLength(JSON.stringify(full)) <= MAX_ERROR_BODY_BYTES) return full;
+  const message = clip(error.message, 500);
+  return envelope === 'bare'
+    ? { code: error.code, message }
+    : { code: error.code, message, data: { status: error.status } };
+}
+
+function fullErrorBody(error: AppError, envelope: ErrorEnvelope): Record<string, unknown> {
   if (envelope === 'bare') {
     const details = error.data.details;
     return { code: error.code, message: error.message, ...(details ? { details } : {}) };

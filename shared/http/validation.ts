@@ -1,12 +1,14 @@
 import * as v from 'valibot';
 import { AppError } from '../errors/app-error.ts';
 import type { AnySchema } from '../contracts/operation.ts';
+import { clip, listNames, MAX_ECHOED_NAMES } from './echo-limits.ts';
 
 /**
  * Valibot issues → the WordPress REST conventions of decisions.md: a missing required parameter is
  * `rest_missing_callback_param` with `data.params` listing names; anything else present but invalid is
  * `rest_invalid_param` with `data.params` mapping each (dotted) name to a message. Missing wins when both occur,
- * as in WordPress, which checks presence before validity.
+ * as in WordPress, which checks presence before validity. Names are echoed cut and capped (echo-limits.ts): a
+ * client-chosen key of megabytes must not come back, twice, in the answer.
  */
 export function validatePart<S extends AnySchema>(schema: S, input: unknown, prefix = ''): v.InferOutput<S> {
   // valibot's object schemas accept arrays (typeof 'object'); a JSON array is never a valid object body.
@@ -19,24 +21,25 @@ export function validatePart<S extends AnySchema>(schema: S, input: unknown, pre
   if (result.success) return result.output;
 
   const missing: string[] = [];
-  const invalid: Record<string, string> = {};
+  const invalid = new Map<string, string>();
   for (const issue of result.issues) {
     const path = issuePath(issue, prefix);
     if (issue.kind === 'schema' && issue.input === undefined && !isUnknownKey(issue)) {
-      missing.push(path);
-    } else if (isUnknownKey(issue)) {
-      invalid[path] ??= 'is not a known field';
-    } else {
-      invalid[path] ??= describe(issue);
+      if (!missing.includes(path)) missing.push(path);
+    } else if (!invalid.has(path)) {
+      invalid.set(path, isUnknownKey(issue) ? 'is not a known field' : describe(issue));
     }
   }
   if (missing.length > 0) {
-    throw new AppError('rest_missing_callback_param', 400, `Missing parameter(s): ${missing.join(', ')}`, {
-      params: missing,
+    throw new AppError('rest_missing_callback_param', 400, `Missing parameter(s): ${listNames(missing)}`, {
+      params: missing.slice(0, MAX_ECHOED_NAMES).map((name) => clip(name)),
     });
   }
-  throw new AppError('rest_invalid_param', 400, `Invalid parameter(s): ${Object.keys(invalid).join(', ')}`, {
-    params: invalid,
+  const names = [...invalid.keys()];
+  throw new AppError('rest_invalid_param', 400, `Invalid parameter(s): ${listNames(names)}`, {
+    params: Object.fromEntries(
+      names.slice(0, MAX_ECHOED_NAMES).map((name) => [clip(name), invalid.get(name) ?? 'is invalid']),
+    ),
   });
 }
 

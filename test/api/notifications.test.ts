@@ -4,7 +4,7 @@ import {
   type NotificationEvent,
 } from '../../shared/domain/notifications/emit-notification.ts';
 import type { NotificationType } from '../../shared/domain/notifications/notification-item.ts';
-import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { api, apiUrl, createTestUser, type TestUser } from '../support/api.ts';
 
 /** The six Notifications endpoints through the local gateway, against the emulators. */
 
@@ -39,15 +39,10 @@ async function emit(recipient: TestUser, actor: TestUser | null, type: Notificat
   return item;
 }
 
-/**
- * Follows a page URL through the local gateway by path and query. (The handler builds absolute URLs from the
- * Host header and `x-forwarded-proto`, which the local gateway does not send, so the scheme reads `https`.)
- */
+/** Follows a page URL as given: links start with the stage's public base URL, locally the gateway's own URL. */
 const follow = (as: TestUser, url: string) => {
-  const parsed = new URL(url);
-  return api<{ notifications: Paginator }>('GET', `${parsed.pathname.replace(/^\/v2/, '')}${parsed.search}`, {
-    as,
-  });
+  expect(url.startsWith(`${apiUrl()}/`), url).toBe(true);
+  return api<{ notifications: Paginator }>('GET', url, { as });
 };
 
 const list = (as: TestUser, query: Record<string, string | number | boolean> = {}) =>

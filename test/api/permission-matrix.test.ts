@@ -7,7 +7,7 @@ import type { Operation } from '../../shared/contracts/operation.ts';
 import { type ApiResponse, api, createTestUser, type TestUser, uniqueLogin } from '../support/api.ts';
 
 /**
- * The permission matrix over EVERY catalogued route (ARCHITECTURE.md §4), so a new route is covered the moment
+ * The permission matrix over EVERY catalogued route (docs/ARCHITECTURE.md §4), so a new route is covered the moment
  * it is catalogued:
  *
  * - every non-public route: anonymous → 401 `rest_not_logged_in`; invalid credentials → 401 `invalid_credentials`

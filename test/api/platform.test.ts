@@ -110,7 +110,7 @@ describe('GET /v2/openapi.json', () => {
         expect(listed, `${error.status} ${error.code}`).toContain(error.code);
         expect(operation.responses[String(error.status)].description).toContain(error.code);
         const schema = operation.responses[String(error.status)].content['application/json'].schema;
-        expect(schema.properties.code.enum).toContain(error.code);
+        expect(schema.allOf[1].properties.code.enum).toContain(error.code);
       }
 
       // The automatic ones.
@@ -129,11 +129,22 @@ describe('GET /v2/openapi.json', () => {
       }
       if (contract.body && contract.bodyKind !== 'multipart')
         expect(codesAt(400)).toContain('rest_invalid_json');
+      const envelope = contract.errorEnvelope === 'bare' ? 'BareErrorEnvelope' : 'ErrorEnvelope';
       const envelopeRequires =
-        contract.errorEnvelope === 'bare' ? ['code', 'message'] : ['code', 'message', 'data'];
+        envelope === 'BareErrorEnvelope' ? ['code', 'message'] : ['code', 'message', 'data'];
+      expect(document.components.schemas[envelope].required).toEqual(envelopeRequires);
       for (const [status, described] of Object.entries<Json>(operation.responses)) {
         if (Number(status) < 400) continue;
-        expect(described.content['application/json'].schema.required, status).toEqual(envelopeRequires);
+        const schema = described.content['application/json'].schema;
+        // 413 and 503 may be the gateway's own answers (a message only); every other error is the contract's
+        // envelope.
+        const gateway = { $ref: '#/components/schemas/GatewayError' };
+        const ours = (status === '503' || status === '413') && schema.anyOf ? schema.anyOf[0] : schema;
+        if (status === '413' || status === '503') {
+          expect(schema.anyOf ?? [schema], status).toContainEqual(gateway);
+          if (!schema.anyOf) continue;
+        }
+        expect(ours.allOf[0], status).toEqual({ $ref: `#/components/schemas/${envelope}` });
       }
     },
   );
@@ -192,6 +203,71 @@ describe('request bodies', () => {
       expect(response.body).toMatchObject({ code: 'rest_invalid_json', data: { status: 400 } });
       expect(response.headers.get('cache-control')).toBe('no-store');
     }
+  });
+
+  const jsonRoutePath = () => {
+    if (!JSON_ROUTE) throw new Error('no catalogued route takes a JSON body');
+    return { method: JSON_ROUTE.method, path: JSON_ROUTE.path.replace(/\{[^}]+\}/g, '1') };
+  };
+
+  it.each([
+    ['text/plain', Buffer.from('{}')],
+    ['text/plain;charset=UTF-8', Buffer.from('{}')],
+    ['application/x-www-form-urlencoded', Buffer.from('a=1')],
+    ['multipart/form-data; boundary=x', Buffer.from('--x--')],
+    ['application/jsonp', Buffer.from('{}')],
+    [undefined, Buffer.from('{}')],
+  ])('a JSON body sent as %s → 415 rest_unsupported_media_type in the envelope', async (type, rawBody) => {
+    const { method, path } = jsonRoutePath();
+    const response = await api(method, path, {
+      as: user,
+      rawBody,
+      ...(type === undefined ? {} : { headers: { 'content-type': type } }),
+    });
+    expect(response.status, response.text).toBe(415);
+    expect(response.body).toEqual({
+      code: 'rest_unsupported_media_type',
+      message: 'The request body must be JSON, sent with Content-Type: application/json.',
+      data: { status: 415 },
+    });
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8'])(
+    'a JSON body sent as %s is parsed (and validated)',
+    async (type) => {
+      const { method, path } = jsonRoutePath();
+      const response = await api(method, path, {
+        as: user,
+        rawBody: '{"no_such_field":1}',
+        headers: { 'content-type': type },
+      });
+      expect(response.status, response.text).toBe(400);
+      expect(response.body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { params: { no_such_field: expect.any(String) } },
+      });
+    },
+  );
+
+  it.each([
+    ['2 MB', 2 * 1024 * 1024],
+    ['3.5 MB', 3.5 * 1024 * 1024],
+  ])('an unknown body key of %s → a small 400 naming it cut to 100 characters', async (_size, bytes) => {
+    const { method, path } = jsonRoutePath();
+    const key = `k${'x'.repeat(bytes)}`;
+    const response = await api<{ code: string; message: string; data: { params: Record<string, string> } }>(
+      method,
+      path,
+      { as: user, rawBody: JSON.stringify({ [key]: 1 }), headers: { 'content-type': 'application/json' } },
+    );
+    expect(response.status, response.text.slice(0, 200)).toBe(400);
+    expect(response.text.length).toBeLessThan(2048);
+    expect(response.body.code).toBe('rest_invalid_param');
+    const clipped = `${key.slice(0, 100)}…`;
+    expect(response.body.data.params).toEqual({ [clipped]: 'is not a known field' });
+    expect(response.body.message).toBe(`Invalid parameter(s): ${clipped}`);
   });
 
   it('a request over 10 MB → 413', async () => {

@@ -72,6 +72,19 @@ function expectedTargets(app: SynthesizedApp, grants: Grants, consumes?: string)
   return ids;
 }
 
+type FunctionSpec = SynthesizedApp['functions'][number];
+
+/** A function's Lambda resource, and every statement of its role's policies. */
+function functionOf(app: SynthesizedApp, spec: FunctionSpec) {
+  const template = spec.kind === 'worker' ? app.templates.workers : app.templates.api;
+  if (!template) throw new Error('worker without a workers stack');
+  const [fn] = Object.values(resources(template, 'AWS::Lambda::Function')).filter(
+    (f: CfnResource) => f.Properties?.FunctionName === functionName('dev', spec.id),
+  );
+  const [roleId] = references(fn?.Properties?.Role).refs;
+  return { fn, statements: policiesOfRole(template, roleId ?? '') };
+}
+
 describe.each(['real', 'synthetic'] as const)('IAM (%s catalogue)', (catalogue) => {
   const app = synthApp(catalogue);
   const targets = exportTargets(app.templates.data);
@@ -82,15 +95,9 @@ describe.each(['real', 'synthetic'] as const)('IAM (%s catalogue)', (catalogue) 
   it.each(app.functions.map((spec) => [spec.id, spec] as const))(
     'should let %s reference exactly the resources its grants name',
     (_id, spec) => {
-      const template = spec.kind === 'worker' ? app.templates.workers : app.templates.api;
-      if (!template) throw new Error('worker without a workers stack');
-      const [fn] = Object.values(resources(template, 'AWS::Lambda::Function')).filter(
-        (f: CfnResource) => f.Properties?.FunctionName === functionName('dev', spec.id),
-      );
+      const { fn, statements } = functionOf(app, spec);
       expect(fn).toBeDefined();
-      const [roleId] = references(fn?.Properties?.Role).refs;
       const [ownLogGroup] = references(fn?.Properties?.LoggingConfig).refs;
-      const statements = policiesOfRole(template, roleId ?? '');
 
       const found = references(statements.filter((s) => !isXrayStatement(s)).map((s) => s.Resource));
       const referenced = new Set(
@@ -103,6 +110,40 @@ describe.each(['real', 'synthetic'] as const)('IAM (%s catalogue)', (catalogue) 
       expect([...found.refs]).toEqual([ownLogGroup]);
     },
   );
+
+  it.each(app.functions.filter((spec) => spec.grants.table).map((spec) => [spec.id, spec] as const))(
+    'should deny dynamodb:Scan on the table and every index to %s (its read grant includes Scan)',
+    (_id, spec) => {
+      const { statements } = functionOf(app, spec);
+      const table = logicalId(app.stacks.data.table);
+      const denials = statements.filter(
+        (s) => s.Effect === 'Deny' && asArray(s.Action).includes('dynamodb:Scan'),
+      );
+      expect(denials).toHaveLength(1);
+      const denied = asArray(denials[0]?.Resource);
+      expect(denied).toHaveLength(2);
+      for (const resource of denied) {
+        const imports = [...references(resource).imports];
+        expect(imports).toHaveLength(1);
+        expect(imports.every((name) => targets.get(name)?.has(table))).toBe(true);
+      }
+      expect(JSON.stringify(denied)).toContain('/index/*');
+    },
+  );
+
+  it('should let no function that may touch the table scan it', () => {
+    for (const spec of app.functions) {
+      const { statements } = functionOf(app, spec);
+      const dynamodb = statements.filter(
+        (s) => s.Effect === 'Allow' && asArray(s.Action).some((action) => action.startsWith('dynamodb:')),
+      );
+      if (dynamodb.length === 0) continue;
+      const denied = statements.some(
+        (s) => s.Effect === 'Deny' && asArray(s.Action).includes('dynamodb:Scan'),
+      );
+      expect(denied, spec.id).toBe(true);
+    }
+  });
 
   it('should grant no "*" action and no unscoped "*" resource (X-Ray excepted)', () => {
     for (const template of [...stackTemplates, app.templates.data, app.templates.monitoring]) {

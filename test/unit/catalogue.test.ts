@@ -7,7 +7,7 @@ import type { Operation } from '../../shared/contracts/operation.ts';
 import { objectEntries } from '../../shared/http/openapi/schema.ts';
 
 /**
- * The catalogue is the only wiring (ARCHITECTURE.md §4): every entry file is listed exactly once, every listed
+ * The catalogue is the only wiring (docs/ARCHITECTURE.md §4): every entry file is listed exactly once, every listed
  * file exists, every route has its contract and every contract its route, and every HTTP entry file is a thin
  * call of the shared handler factory.
  */
@@ -156,7 +156,7 @@ describe('HTTP entry files', () => {
         candidates.map((operation) => operation.operationId),
         `${route.entry} uses the contract of ${route.operationId}`,
       ).toContain(route.operationId);
-      // Entry files never build keys or talk to DynamoDB themselves (ARCHITECTURE.md §5).
+      // Entry files never build keys or talk to DynamoDB themselves (docs/ARCHITECTURE.md §5).
       expect(text).not.toMatch(/@aws-sdk|shared\/db\//);
     },
   );
@@ -169,4 +169,26 @@ describe('HTTP entry files', () => {
       ).toBe(true);
     }
   });
+
+  /** The code of an entry file without comments and string literals (so a `!` in a message is not code). */
+  const codeOf = (file: string) =>
+    readFileSync(join(ROOT, file), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '')
+      .replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
+
+  it.each(httpEntries)(
+    '%s: one handler export, no non-null assertion, no default restated (the contract applies them)',
+    (file) => {
+      const code = codeOf(file);
+      expect(code.match(/\bexport\b/g), 'exactly one export').toHaveLength(1);
+      expect(code).toMatch(/^export const handler = (httpHandler|publicHttpHandler)\(/m);
+      expect(code.match(/\b(httpHandler|publicHttpHandler)\(/g), 'one factory call').toHaveLength(1);
+      // `x!` / `x!.y` / `x![0]` (but not `!==` or a leading `!x`).
+      expect(code, 'non-null assertion').not.toMatch(/[\w)\]]!(?!=)/);
+      expect(code, 'a fallback value').not.toMatch(/\?\?|\|\|/);
+      // The only `=` is `handler =`: no destructuring default (`{ page = 1 }`), no assignment.
+      const assignments = code.replace(/=>|[=!<>]==?|==/g, '').match(/=/g) ?? [];
+      expect(assignments, 'a default or an assignment').toHaveLength(1);
+    },
+  );
 });

@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * ARCHITECTURE.md §6: no Scan in any request path. Every list is a key condition on the table or a GSI, so no
+ * docs/ARCHITECTURE.md §6: no Scan in any request path. Every list is a key condition on the table or a GSI, so no
  * runtime file under functions/ or shared/ may issue a Scan (command class, paginator, or raw operation name).
  */
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -2,8 +2,18 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
 import { CONTRACTS } from '../../shared/contracts/index.ts';
-import { idParam, pageQuery, perPageQuery } from '../../shared/contracts/fields.ts';
-import { defineOperation, type Operation } from '../../shared/contracts/operation.ts';
+import { paginationBlockA, paginatorB, paginatorC, paginatorD } from '../../shared/contracts/envelopes.ts';
+import {
+  boolQuery,
+  cursorQuery,
+  idParam,
+  integer,
+  pageQuery,
+  perPageQuery,
+} from '../../shared/contracts/fields.ts';
+import { memberSummarySchema } from '../../shared/contracts/members.ts';
+import { named } from '../../shared/contracts/openapi-metadata.ts';
+import { type AnySchema, defineOperation, type Operation } from '../../shared/contracts/operation.ts';
 import { buildOpenApiDocument, openApiDocument } from '../../shared/http/openapi/document.ts';
 
 /** The generator on synthetic contracts (every feature) and on the real catalogue. */
@@ -25,7 +35,13 @@ const createThing = defineOperation({
   description: 'Creates.',
   tags: ['Things'],
   params: v.object({ space_id: idParam() }),
-  query: v.object({ page: pageQuery(), per_page: perPageQuery(20), flag: v.optional(v.string()) }),
+  query: v.object({
+    page: pageQuery(),
+    per_page: perPageQuery(20),
+    flag: v.optional(v.string()),
+    on: boolQuery(),
+    after: v.optional(v.pipe(v.string(), v.transform(Number), v.minValue(5, 'must be a late enough number'))),
+  }),
   body: v.strictObject({
     title: v.pipe(v.string(), v.maxLength(192)),
     note: v.optional(
@@ -124,23 +140,34 @@ describe('OpenAPI generator', () => {
     expect(post).toMatchObject({
       operationId: 'createThing',
       summary: 'Create a thing',
-      description: 'Creates.',
       tags: ['Things'],
       security: [{ basicAuth: [] }, { bearerAuth: [] }],
       'x-access-level': 'authenticated',
     });
+    // The contract's description, then what the access level requires.
+    expect(post.description).toBe('Creates.\n\nAccess: Any signed-in, active member.');
     const parameters = Object.fromEntries(
       post.parameters.map((parameter: Json) => [parameter.name, parameter]),
     );
-    expect(parameters.space_id).toMatchObject({ in: 'path', required: true, schema: { type: 'string' } });
+    // Integers as integers with their bounds (the server parses the digits it receives).
+    expect(parameters.space_id).toEqual({
+      name: 'space_id',
+      in: 'path',
+      required: true,
+      schema: { type: 'integer', minimum: 1, maximum: 999_999_999_999_999 },
+    });
     expect(parameters.page).toMatchObject({
       in: 'query',
       required: false,
-      schema: { type: 'string', default: '1' },
+      schema: { type: 'integer', minimum: 1, default: 1 },
     });
-    expect(parameters.per_page.description).toMatch(/between 1 and 100/);
-    expect(parameters.per_page.schema.default).toBe('20');
-    expect(parameters.flag).toMatchObject({ in: 'query', required: false });
+    expect(parameters.per_page.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(parameters.flag).toMatchObject({ in: 'query', required: false, schema: { type: 'string' } });
+    expect(parameters.on).toMatchObject({ in: 'query', required: false, schema: { type: 'boolean' } });
+    expect(parameters.after).toMatchObject({
+      schema: { type: 'string' },
+      description: 'Must be a late enough number.',
+    });
 
     const body = post.requestBody.content['application/json'].schema;
     expect(post.requestBody.required).toBe(true);
@@ -149,7 +176,18 @@ describe('OpenAPI generator', () => {
     expect(body.properties.check).toEqual({}); // `custom` cannot be expressed: no constraint, no crash
     expect(JSON.stringify(document)).not.toContain('$schema');
 
-    expect(Object.keys(post.responses)).toEqual(['201', '400', '401', '403', '404', '409', '500', '503']);
+    expect(Object.keys(post.responses)).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '500',
+      '503',
+    ]);
     expect(post.responses['201'].content['application/json'].schema.properties.id).toEqual({
       type: 'number',
     });
@@ -164,21 +202,52 @@ describe('OpenAPI generator', () => {
     expect(post.responses['403'].description).toMatch(/Not a member of the space/);
     expect(post.responses['403'].description).toMatch(/not active/);
     expect(codes(post, 404)).toEqual(['not_found']);
+    expect(codes(post, 415)).toEqual(['rest_unsupported_media_type']);
     expect(codes(post, 503)).toEqual(['service_unavailable']);
     expect(post.responses['503'].headers).toHaveProperty('cache-control');
+    // 503 is also the gateway's timeout answer, without the envelope.
+    expect(post.responses['503'].content['application/json'].schema.anyOf).toEqual([
+      expect.objectContaining({ allOf: expect.any(Array) }),
+      { $ref: '#/components/schemas/GatewayError' },
+    ]);
     expect(post.responses['401'].headers).toHaveProperty('www-authenticate');
+    // The shared envelope by reference, narrowed to this status's codes.
     const error = post.responses['409'].content['application/json'].schema;
-    expect(error.properties.code).toEqual({ type: 'string', enum: ['duplicate'] });
-    expect(error.required).toEqual(['code', 'message', 'data']);
+    expect(error).toEqual({
+      allOf: [
+        { $ref: '#/components/schemas/ErrorEnvelope' },
+        { type: 'object', properties: { code: { type: 'string', enum: ['duplicate'] } }, required: ['code'] },
+      ],
+    });
+    expect(document.components.schemas.ErrorEnvelope.required).toEqual(['code', 'message', 'data']);
     expect(post.responses['409'].description).toContain('`duplicate`');
+    // The gateway's own 413 carries only a message.
+    expect(post.responses['413'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/GatewayError',
+    });
+  });
+
+  it('declares the error data: status, params (a list or a map) and field', () => {
+    const data = document.components.schemas.ErrorData;
+    expect(document.components.schemas.ErrorEnvelope.properties.data).toEqual({
+      $ref: '#/components/schemas/ErrorData',
+    });
+    expect(data.required).toEqual(['status']);
+    expect(data.properties.status).toMatchObject({ type: 'integer' });
+    expect(data.properties.params.anyOf).toEqual([
+      { type: 'array', items: { type: 'string' } },
+      expect.objectContaining({ type: 'object', additionalProperties: { type: 'string' } }),
+    ]);
+    expect(data.properties.field).toMatchObject({ type: 'string' });
   });
 
   it('uses the bare error envelope where the contract says so', () => {
     const post = op('/quiz', 'post');
-    const error = post.responses['404'].content['application/json'].schema;
-    expect(error.required).toEqual(['code', 'message']);
-    expect(error.properties).not.toHaveProperty('data');
-    expect(post.responses['401'].content['application/json'].schema.properties).not.toHaveProperty('data');
+    const bare = { $ref: '#/components/schemas/BareErrorEnvelope' };
+    expect(post.responses['404'].content['application/json'].schema.allOf[0]).toEqual(bare);
+    expect(post.responses['401'].content['application/json'].schema.allOf[0]).toEqual(bare);
+    expect(document.components.schemas.BareErrorEnvelope.required).toEqual(['code', 'message']);
+    expect(document.components.schemas.BareErrorEnvelope.properties).not.toHaveProperty('data');
     expect(post.requestBody.required).toBe(false);
   });
 
@@ -186,12 +255,17 @@ describe('OpenAPI generator', () => {
     const post = op('/media/upload', 'post');
     expect(Object.keys(post.requestBody.content)).toEqual(['multipart/form-data']);
     expect(codes(post, 400)).toEqual(['rest_missing_callback_param', 'rest_invalid_param']);
+    expect(post.responses).not.toHaveProperty('415');
   });
 
   it('public routes have no security and no automatic 400/401/403', () => {
     const get = op('/spaces/{space_id}/things', 'get');
     expect(get.security).toEqual([]);
-    expect(Object.keys(get.responses)).toEqual(['200', '500']);
+    expect(Object.keys(get.responses)).toEqual(['200', '413', '500', '503']);
+    expect(get.responses['503'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/GatewayError',
+    });
+    expect(get.description).toBe('Public.\n\nAccess: Public: no credentials needed.');
     expect(get.responses['200'].headers).not.toHaveProperty('cache-control');
   });
 
@@ -213,5 +287,161 @@ describe('OpenAPI generator', () => {
       ).toBeTypeOf('object');
     }
     JSON.parse(JSON.stringify(real));
+  });
+});
+
+describe('OpenAPI shared shapes (components)', () => {
+  const item = v.pipe(v.object({ id: integer(), who: memberSummarySchema }), named('Thing'));
+  const listThings = defineOperation({
+    operationId: 'listThings',
+    summary: 'List things',
+    tags: ['Things'],
+    query: v.object({ page: pageQuery(), per_page: perPageQuery(10), cursor: cursorQuery() }),
+    response: v.object({ things: paginatorB(item), pagination: paginationBlockA() }),
+    errors: [],
+  });
+  const otherThings = defineOperation({
+    operationId: 'otherThings',
+    summary: 'Other things',
+    tags: ['Things'],
+    response: v.object({ feeds: paginatorC(item), media: paginatorD(item), again: paginatorB(item) }),
+    errors: [],
+  });
+  const generated = buildOpenApiDocument(
+    [
+      route({ operationId: 'listThings', method: 'GET', path: '/things' }),
+      route({ operationId: 'otherThings', method: 'GET', path: '/other-things' }),
+    ],
+    { listThings, otherThings },
+  ) as unknown as Json;
+  const schemas = generated.components.schemas;
+  const response = (path: string) =>
+    generated.paths[path].get.responses['200'].content['application/json'].schema;
+
+  it('lists each named shape once and refers to it, also from builders called twice', () => {
+    expect(Object.keys(schemas).sort()).toEqual(
+      [
+        'ErrorData',
+        'ErrorEnvelope',
+        'GatewayError',
+        'MemberSummary',
+        'PaginationBlockA',
+        'PaginatorB_Thing',
+        'PaginatorC_Thing',
+        'PaginatorD_Thing',
+        'PaginatorLink',
+        'Thing',
+      ].sort(),
+    );
+    expect(response('/things').properties).toEqual({
+      things: { $ref: '#/components/schemas/PaginatorB_Thing' },
+      pagination: { $ref: '#/components/schemas/PaginationBlockA' },
+    });
+    expect(response('/other-things').properties).toEqual({
+      feeds: { $ref: '#/components/schemas/PaginatorC_Thing' },
+      media: { $ref: '#/components/schemas/PaginatorD_Thing' },
+      again: { $ref: '#/components/schemas/PaginatorB_Thing' },
+    });
+    expect(schemas.PaginatorB_Thing.properties.data).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Thing' },
+    });
+    expect(schemas.PaginatorB_Thing.properties.links.items).toEqual({
+      $ref: '#/components/schemas/PaginatorLink',
+    });
+    expect(schemas.Thing.properties.who).toEqual({ $ref: '#/components/schemas/MemberSummary' });
+    expect(JSON.stringify(generated)).not.toMatch(/"openapi":\{|"component":/);
+  });
+
+  it('leaves the paginator of an unnamed item inline', () => {
+    const anonymous = defineOperation({
+      operationId: 'anonymous',
+      summary: 'Anonymous',
+      tags: ['Things'],
+      response: v.object({ list: paginatorB(v.object({ id: integer() })) }),
+      errors: [],
+    });
+    const built = buildOpenApiDocument([route({ operationId: 'anonymous', method: 'GET', path: '/a' })], {
+      anonymous,
+    }) as unknown as Json;
+    const list = built.paths['/a'].get.responses['200'].content['application/json'].schema.properties.list;
+    expect(list.type).toBe('object');
+    expect(list.properties.links.items).toEqual({ $ref: '#/components/schemas/PaginatorLink' });
+  });
+
+  it('refuses two different schemas under one name', () => {
+    const clash = (id: string, shape: AnySchema) =>
+      defineOperation({ operationId: id, summary: id, tags: ['Things'], response: shape, errors: [] });
+    const first = clash('first', v.pipe(v.object({ a: v.string() }), named('Clash')));
+    const second = clash('second', v.pipe(v.object({ b: v.string() }), named('Clash')));
+    expect(() =>
+      buildOpenApiDocument(
+        [
+          route({ operationId: 'first', method: 'GET', path: '/first' }),
+          route({ operationId: 'second', method: 'GET', path: '/second' }),
+        ],
+        { first, second },
+      ),
+    ).toThrow(/Clash/);
+  });
+
+  it('describes the member summary badge as a nullable object (always-null fields vanish from clients)', () => {
+    expect(schemas.MemberSummary.properties.badge).toMatchObject({ type: ['object', 'null'] });
+    expect(schemas.MemberSummary.properties.badge.description).toMatch(/null/);
+  });
+});
+
+describe('the real document', () => {
+  const real = openApiDocument() as unknown as Json;
+  const operations = Object.values<Json>(real.paths).flatMap((item) => Object.values<Json>(item));
+
+  it('gives every operation a description that says what access it needs', () => {
+    expect(operations.length).toBe(ROUTES.length);
+    for (const operation of operations) {
+      expect(operation.description, operation.operationId).toMatch(/^\S[\s\S]*\n\nAccess: \S/);
+    }
+  });
+
+  it('gives every tag a description', () => {
+    for (const tag of real.tags) expect(tag.description, tag.name).toMatch(/\S/);
+  });
+
+  it('documents integer path and paging parameters as integers with their bounds', () => {
+    for (const operation of operations) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.name === 'id' || parameter.name.endsWith('_id') || parameter.name === 'page') {
+          expect(parameter.schema, `${operation.operationId} ${parameter.name}`).toMatchObject({
+            type: 'integer',
+            minimum: 1,
+          });
+        }
+        if (parameter.name === 'per_page') {
+          expect(parameter.schema, operation.operationId).toMatchObject({
+            type: 'integer',
+            minimum: 1,
+            maximum: 100,
+          });
+        }
+      }
+    }
+  });
+
+  it('says why integer fields of a notification can be null', () => {
+    const notification = real.components.schemas.Notification;
+    for (const field of ['actor_id', 'object_id', 'xprofile']) {
+      expect(notification.properties[field].anyOf, field).toContainEqual({ type: 'null' });
+      expect(notification.properties[field].description, field).toMatch(/null/i);
+    }
+  });
+
+  it('documents 415 for every operation with a JSON body', () => {
+    for (const entry of ROUTES) {
+      const contract = CONTRACTS[entry.operationId];
+      const operation = real.paths[entry.path][entry.method.toLowerCase()];
+      const json = contract?.body !== undefined && contract.bodyKind !== 'multipart';
+      expect(operation.responses['415']?.['x-error-codes'], entry.operationId).toEqual(
+        json ? ['rest_unsupported_media_type'] : undefined,
+      );
+    }
   });
 });

@@ -4,7 +4,7 @@ import * as permissions from '../../shared/domain/auth/permissions.ts';
 import type { Membership, SpaceRole, SpaceVisibility } from '../../shared/domain/auth/permissions.ts';
 
 /**
- * The permission module as a matrix (ARCHITECTURE.md §7). Every expectation below is written from
+ * The permission module as a matrix (docs/ARCHITECTURE.md §7). Every expectation below is written from
  * spec/decisions.md ("Users, profiles and roles") and community-api.md ("Authentication" 3), not from the code:
  *
  * - host administrators (manage_options, list_users, super admin) are community admins everywhere;

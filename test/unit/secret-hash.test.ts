@@ -10,7 +10,7 @@ import {
   normalizeAppPassword,
 } from '../../shared/domain/auth/secret-hash.ts';
 
-/** ARCHITECTURE.md §7: application passwords and tokens, stored only as a keyed hash, compared in constant time. */
+/** docs/ARCHITECTURE.md §7: application passwords and tokens, stored only as a keyed hash, compared in constant time. */
 describe('application passwords', () => {
   it('are 24 random letters and digits', () => {
     const passwords = Array.from({ length: 200 }, generateAppPassword);

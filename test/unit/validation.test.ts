@@ -195,3 +195,36 @@ describe('query and path field helpers', () => {
     expect(v.is(isoDateTime(), '2024-01-02 03:04:05')).toBe(false);
   });
 });
+
+describe('echoed names stay small (an error body never repeats megabytes of client input)', () => {
+  it('cuts a long unknown key to 100 characters with an ellipsis, in data.params and in the message', () => {
+    const key = `k${'é'.repeat(10_000)}`;
+    const error = failure(v.strictObject({ a: v.optional(v.string()) }), { [key]: 1 });
+    const clipped = `${key.slice(0, 100)}…`;
+    expect(error.data.params).toEqual({ [clipped]: 'is not a known field' });
+    expect(error.message).toBe(`Invalid parameter(s): ${clipped}`);
+  });
+
+  it('never splits a surrogate pair', () => {
+    const key = `${'a'.repeat(99)}${'😀'.repeat(10)}`;
+    const error = failure(v.strictObject({}), { [key]: 1 });
+    expect(Object.keys(error.data.params as object)).toEqual([`${'a'.repeat(99)}…`]);
+  });
+
+  it('lists at most 20 invalid names; the message counts the others', () => {
+    const entries = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`f${index}`, v.number()]));
+    const error = failure(v.object(entries), Object.fromEntries(Object.keys(entries).map((k) => [k, 'x'])));
+    expect(Object.keys(error.data.params as object)).toEqual(Array.from({ length: 20 }, (_, i) => `f${i}`));
+    expect(error.message).toBe(
+      `Invalid parameter(s): ${Array.from({ length: 20 }, (_, i) => `f${i}`).join(', ')} and 30 more`,
+    );
+  });
+
+  it('lists at most 20 missing names; the message counts the others', () => {
+    const entries = Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`m${index}`, v.string()]));
+    const error = failure(v.object(entries), {});
+    expect(error.code).toBe('rest_missing_callback_param');
+    expect(error.data.params).toHaveLength(20);
+    expect(error.message).toMatch(/ and 5 more$/);
+  });
+});

@@ -1,9 +1,10 @@
 import { API_BASE_PATH, type AccessLevel, ROUTES, type RouteEntry } from '../../catalogue/index.ts';
 import { bareErrorBodySchema, errorBodySchema } from '../../contracts/envelopes.ts';
 import { CONTRACTS } from '../../contracts/index.ts';
-import type { AnySchema, ErrorEnvelope, Operation } from '../../contracts/operation.ts';
-import { API_DESCRIPTION } from './description.ts';
-import { describePipeline, hasRequired, type JsonObject, objectEntries, toSchema } from './schema.ts';
+import type { ErrorEnvelope, Operation } from '../../contracts/operation.ts';
+import { ACCESS_DESCRIPTIONS, API_DESCRIPTION, TAG_DESCRIPTIONS } from './description.ts';
+import { parametersOf, requestBodyOf } from './request.ts';
+import { type JsonObject, toSchema } from './schema.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the route catalogue (method, path, access level) and the operation
@@ -12,15 +13,18 @@ import { describePipeline, hasRequired, type JsonObject, objectEntries, toSchema
  * - authenticated routes: 401 `rest_not_logged_in` / `invalid_credentials`, 403 `rest_forbidden` (inactive account),
  *   503 `service_unavailable` (the authorizer could not read its stores);
  * - routes with path, query or body inputs: 400 `rest_missing_callback_param` / `rest_invalid_param`, plus
- *   `rest_invalid_json` when the body is JSON;
- * - every route: 500 `internal_error`.
+ *   `rest_invalid_json` and 415 `rest_unsupported_media_type` when the body is JSON;
+ * - every route: 500 `internal_error`, and the gateway's own 413 and 503 (`GatewayError`, a message only).
+ * Shared shapes (envelopes, paginators, resources marked `named` in the contracts) are components under
+ * `components.schemas`, referenced with `$ref`. Every operation has a description: the contract's, or its summary,
+ * followed by what its access level requires.
  */
 
 export type OpenApiDocument = {
   openapi: '3.1.0';
   info: { title: string; version: string; description: string };
   servers: Array<{ url: string; description?: string }>;
-  tags: Array<{ name: string }>;
+  tags: Array<{ name: string; description: string }>;
   security: Array<Record<string, string[]>>;
   paths: Record<string, Record<string, JsonObject>>;
   components: {
@@ -37,6 +41,14 @@ interface ErrorCode {
 
 const AUTHENTICATED_SECURITY: Array<Record<string, string[]>> = [{ basicAuth: [] }, { bearerAuth: [] }];
 
+/** What API Gateway itself answers (413, 503): no envelope, only a message. */
+const GATEWAY_ERROR_SCHEMA: JsonObject = {
+  type: 'object',
+  description: 'An answer of the gateway in front of the handlers (413, 503): a message, no error code.',
+  properties: { message: { type: 'string' } },
+  required: ['message'],
+};
+
 const HEADER_REFS = {
   requestId: { $ref: '#/components/headers/XRequestId' },
   cacheControl: { $ref: '#/components/headers/CacheControl' },
@@ -47,7 +59,7 @@ export function buildOpenApiDocument(
   routes: readonly RouteEntry[] = ROUTES,
   contracts: Readonly<Record<string, Operation>> = CONTRACTS,
 ): OpenApiDocument {
-  const schemas: Record<string, JsonObject> = {};
+  const schemas: Record<string, JsonObject> = { GatewayError: GATEWAY_ERROR_SCHEMA };
   const paths: OpenApiDocument['paths'] = {};
   const tags = new Set<string>();
 
@@ -64,7 +76,9 @@ export function buildOpenApiDocument(
     openapi: '3.1.0',
     info: { title: 'Community platform API', version: '2', description: API_DESCRIPTION },
     servers: [{ url: API_BASE_PATH, description: 'Relative to the origin the document was fetched from' }],
-    tags: [...tags].sort().map((name) => ({ name })),
+    tags: [...tags]
+      .sort()
+      .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operations of the ${name} area.` })),
     security: AUTHENTICATED_SECURITY,
     paths,
     components: {
@@ -122,7 +136,7 @@ function describeOperation(
   const described: JsonObject = {
     operationId: operation.operationId,
     summary: operation.summary,
-    ...(operation.description ? { description: operation.description } : {}),
+    description: operationDescription(route, operation),
     tags: [...operation.tags],
     security: authenticated ? AUTHENTICATED_SECURITY : [],
     'x-access-level': route.access satisfies AccessLevel,
@@ -153,7 +167,14 @@ function describeOperation(
       'rest_invalid_param',
       'A parameter is invalid; `data.params` maps each name (dotted for nested fields) to a message.',
     );
-    if (jsonBody) addError(400, 'rest_invalid_json', 'The body is not valid JSON.');
+    if (jsonBody) {
+      addError(400, 'rest_invalid_json', 'The body is not valid JSON.');
+      addError(
+        415,
+        'rest_unsupported_media_type',
+        'A body was sent with another `Content-Type` than `application/json`.',
+      );
+    }
   }
   if (authenticated) {
     addError(401, 'rest_not_logged_in', 'No `Authorization` header.');
@@ -186,7 +207,11 @@ function describeOperation(
     const codes = [...(errors.get(status) ?? new Map()).entries()].map(
       ([code, descriptions]): ErrorCode => ({ code, description: descriptions.join(' Also: ') }),
     );
-    responses[String(status)] = errorResponse(status, codes, envelope, authenticated);
+    responses[String(status)] = errorResponse(status, codes, envelope, authenticated, schemas);
+  }
+  for (const [status, description] of Object.entries(GATEWAY_ANSWERS)) {
+    const ours = responses[status] as JsonObject | undefined;
+    responses[status] = ours ? alsoFromGateway(ours, description) : gatewayResponse(description);
   }
   described.responses = responses;
   return described;
@@ -203,10 +228,20 @@ function errorResponse(
   codes: readonly ErrorCode[],
   envelope: ErrorEnvelope,
   authenticated: boolean,
+  schemas: Record<string, JsonObject>,
 ): JsonObject {
-  const body = toSchema(envelope === 'bare' ? bareErrorBodySchema : errorBodySchema, {}, 'error');
-  const properties = { ...((body.properties as JsonObject | undefined) ?? {}) };
-  properties.code = { type: 'string', enum: codes.map((entry) => entry.code) };
+  const body = toSchema(envelope === 'bare' ? bareErrorBodySchema : errorBodySchema, schemas, 'error');
+  // The shared envelope, narrowed to the codes this status can carry for this operation.
+  const schema = {
+    allOf: [
+      body,
+      {
+        type: 'object',
+        properties: { code: { type: 'string', enum: codes.map((entry) => entry.code) } },
+        required: ['code'],
+      },
+    ],
+  };
   const headers: JsonObject = { 'x-request-id': HEADER_REFS.requestId };
   // 401s are rendered before the caller is known, so they never carry `cache-control`.
   if (authenticated && status !== 401) headers['cache-control'] = HEADER_REFS.cacheControl;
@@ -216,51 +251,40 @@ function errorResponse(
     description: codes.map((entry) => `\`${entry.code}\`: ${entry.description}`).join('\n\n'),
     'x-error-codes': codes.map((entry) => entry.code),
     headers,
-    content: { 'application/json': { schema: { ...body, properties } } },
+    content: { 'application/json': { schema } },
   };
 }
 
-function parametersOf(
-  schema: AnySchema | undefined,
-  location: 'path' | 'query',
-  schemas: Record<string, JsonObject>,
-  prefix: string,
-): JsonObject[] {
-  if (!schema) return [];
-  const converted = toSchema(schema, schemas, `${prefix}_${location}`);
-  const properties = (converted.properties as Record<string, JsonObject> | undefined) ?? {};
-  const required = new Set(Array.isArray(converted.required) ? (converted.required as string[]) : []);
-  const entries = objectEntries(schema) ?? {};
-  return Object.entries(properties).map(([name, property]) => {
-    const entry = entries[name];
-    const rules = entry ? describePipeline(entry) : undefined;
-    const description = [
-      location === 'query' ? 'Sent as a string.' : undefined,
-      rules ? `${capitalize(rules)}.` : undefined,
-    ]
-      .filter((part) => part !== undefined)
-      .join(' ');
-    return {
-      name,
-      in: location,
-      required: location === 'path' ? true : required.has(name),
-      ...(description ? { description } : {}),
-      schema: property,
-    };
-  });
-}
+/** What the gateway answers by itself on every route, before or instead of the function (a message only). */
+const GATEWAY_ANSWERS: Readonly<Record<string, string>> = {
+  '413':
+    'The request is over 10 MB, or over the 6 MB function payload once encoded (answered by the gateway).',
+  '503': 'The request took longer than 30 s (answered by the gateway).',
+};
+const GATEWAY_ERROR_REF = { $ref: '#/components/schemas/GatewayError' };
 
-function requestBodyOf(
-  operation: Operation,
-  schemas: Record<string, JsonObject>,
-  prefix: string,
-): JsonObject {
-  const schema = operation.body ? toSchema(operation.body, schemas, `${prefix}_body`) : { type: 'object' };
-  const mediaType = operation.bodyKind === 'multipart' ? 'multipart/form-data' : 'application/json';
+function gatewayResponse(description: string): JsonObject {
   return {
-    required: hasRequired(schema) || operation.bodyKind === 'multipart',
-    content: { [mediaType]: { schema } },
+    description,
+    headers: { 'x-request-id': HEADER_REFS.requestId },
+    content: { 'application/json': { schema: GATEWAY_ERROR_REF } },
   };
 }
 
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+/** A status both the handler (in the envelope) and the gateway (a message only) may answer. */
+function alsoFromGateway(ours: JsonObject, description: string): JsonObject {
+  const content = ours.content as { 'application/json': { schema: JsonObject } };
+  return {
+    ...ours,
+    description: `${ours.description}\n\nOr, without a code: ${description}`,
+    content: {
+      'application/json': { schema: { anyOf: [content['application/json'].schema, GATEWAY_ERROR_REF] } },
+    },
+  };
+}
+
+/** The contract's description (or its summary), then what the route's access level requires. */
+function operationDescription(route: RouteEntry, operation: Operation): string {
+  const own = operation.description ?? `${operation.summary}.`;
+  return `${own}\n\nAccess: ${ACCESS_DESCRIPTIONS[route.access]}`;
+}

@@ -1,49 +1,123 @@
-import { type ConversionConfig, type JsonSchema, toJsonSchema } from '@valibot/to-json-schema';
+import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
 import type { AnySchema } from '../../contracts/operation.ts';
+import { componentNameOf, type OpenApiHint } from '../../contracts/openapi-metadata.ts';
 
 /**
  * valibot → JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) for the generated document.
  *
  * Requests and responses are both described from the schema's *input* side: that is the wire form. Path and query
- * values arrive as strings and are parsed by `transform` steps (fields.ts); the input side shows the accepted string
- * form (pattern, enum, default) and {@link describePipeline} adds, in words, the rules checked after parsing
- * (`must be an integer between 1 and 100`). Responses are what use cases return (`OperationResponse` is the
- * schema's input type) serialized as is. Kinds the converter cannot express (`transform`, `custom`, `check`) never
- * crash the generator (`errorMode: 'ignore'`): they simply add no constraint.
+ * values arrive as strings and are parsed by `transform` steps (fields.ts); their schemas carry a `documentedAs`
+ * hint (shared/contracts/openapi-metadata.ts) with the values clients send (integers with bounds, booleans), which
+ * replaces the string form here, and {@link describePipeline} adds, in words, the rules checked after parsing.
+ * Schemas marked `named` become components referenced with `$ref`. Responses are what use cases return
+ * (`OperationResponse` is the schema's input type) serialized as is. Kinds the converter cannot express
+ * (`transform`, `custom`, `check`) never crash the generator (`errorMode: 'ignore'`): they simply add no constraint.
  */
-const CONFIG: ConversionConfig = { target: 'draft-2020-12', errorMode: 'ignore', typeMode: 'input' };
-
 export type JsonObject = Record<string, unknown>;
 
-/** Converts one schema; `$defs` are hoisted into `definitions` under a prefixed name and refs are rewritten. */
+const COMPONENTS = '#/components/schemas/';
+
+/**
+ * Converts one schema. Named schemas found inside it are added to `components` (once per name; two different
+ * schemas under one name are an error) and referenced; the converter's own definitions (recursive `lazy` schemas)
+ * are added under `<prefix>_<id>`.
+ */
 export function toSchema(
   schema: AnySchema,
-  definitions: Record<string, JsonObject>,
+  components: Record<string, JsonObject>,
   prefix: string,
 ): JsonObject {
-  const converted = toJsonSchema(schema, CONFIG) as JsonObject;
-  const { $schema: _dialect, $defs, ...rest } = converted;
-  const rename = (name: string) => `${prefix}_${name}`;
-  if ($defs && typeof $defs === 'object') {
-    for (const [name, definition] of Object.entries($defs as Record<string, JsonSchema>)) {
-      definitions[rename(name)] = rewriteRefs(definition, rename) as JsonObject;
-    }
+  const names = new Map<string, string>();
+  const definitions: Record<string, AnySchema> = {};
+  for (const [node, name] of namedSchemas(schema)) {
+    const key = `named_${names.size}`;
+    names.set(key, name);
+    definitions[key] = node;
   }
-  return rewriteRefs(rest, rename) as JsonObject;
+  const componentOf = (referenceId: string) => names.get(referenceId) ?? `${prefix}_${referenceId}`;
+  const config: ConversionConfig = {
+    target: 'draft-2020-12',
+    errorMode: 'ignore',
+    typeMode: 'input',
+    definitions,
+    overrideRef: ({ referenceId }) => `${COMPONENTS}${componentOf(referenceId)}`,
+    overrideAction: ({ valibotAction, jsonSchema }) => {
+      const hint = hintOfAction(valibotAction);
+      if (!hint) return undefined;
+      const { openapi: _hint, ...rest } = jsonSchema as JsonObject;
+      if (!hint.wire) return rest;
+      return { ...(rest.description ? { description: rest.description } : {}), ...hint.wire };
+    },
+    overrideSchema: ({ valibotSchema, jsonSchema }) => {
+      const wrapper = (valibotSchema as { type?: string }).type;
+      if (wrapper === 'optional' || wrapper === 'exact_optional' || wrapper === 'undefinedable') {
+        return withWireDefault(jsonSchema as JsonObject);
+      }
+      return undefined;
+    },
+  };
+  const converted = toJsonSchema(schema, config) as JsonObject;
+  const { $schema: _dialect, $defs, ...rest } = converted;
+  for (const [key, definition] of Object.entries(($defs ?? {}) as Record<string, JsonObject>)) {
+    const name = componentOf(key);
+    const existing = components[name];
+    if (existing && JSON.stringify(existing) !== JSON.stringify(definition)) {
+      throw new Error(`Two different schemas are named "${name}"`);
+    }
+    components[name] = definition;
+  }
+  return rest;
 }
 
-function rewriteRefs(value: unknown, rename: (name: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, rename));
-  if (typeof value !== 'object' || value === null) return value;
-  const result: JsonObject = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')) {
-      result[key] = `#/components/schemas/${rename(item.slice('#/$defs/'.length))}`;
-    } else {
-      result[key] = rewriteRefs(item, rename);
-    }
-  }
-  return result;
+function hintOfAction(action: unknown): OpenApiHint | undefined {
+  const candidate = action as { kind?: string; type?: string; metadata?: { openapi?: OpenApiHint } };
+  return candidate.kind === 'metadata' && candidate.type === 'metadata'
+    ? candidate.metadata?.openapi
+    : undefined;
+}
+
+/**
+ * A default given as the wire string (`'20'`) for a value documented as an integer or a boolean is stated as that
+ * integer or boolean, as clients send it.
+ */
+function withWireDefault(schema: JsonObject): JsonObject | undefined {
+  if (typeof schema.default !== 'string') return undefined;
+  if (schema.type === 'integer' || schema.type === 'number')
+    return { ...schema, default: Number(schema.default) };
+  if (schema.type === 'boolean')
+    return { ...schema, default: schema.default === 'true' || schema.default === '1' };
+  return undefined;
+}
+
+/** Every schema marked `named` inside `schema` (itself included), each object once. */
+function namedSchemas(schema: AnySchema): Map<AnySchema, string> {
+  const found = new Map<AnySchema, string>();
+  const seen = new Set<unknown>();
+  const visit = (node: unknown) => {
+    if (typeof node !== 'object' || node === null || seen.has(node)) return;
+    seen.add(node);
+    const name = componentNameOf(node);
+    if (name !== undefined) found.set(node as AnySchema, name);
+    const like = node as SchemaLike & {
+      item?: unknown;
+      items?: readonly unknown[];
+      options?: readonly unknown[];
+      rest?: unknown;
+      key?: unknown;
+      value?: unknown;
+    };
+    for (const child of like.pipe ?? []) if (child.kind === 'schema' && child !== node) visit(child);
+    visit(like.wrapped);
+    for (const entry of Object.values(like.entries ?? {})) visit(entry);
+    visit(like.item);
+    for (const item of like.items ?? []) visit(item);
+    for (const option of like.options ?? []) visit(option);
+    visit(like.rest);
+    visit(like.key);
+    visit(like.value);
+  };
+  visit(schema);
+  return found;
 }
 
 interface SchemaLike {
@@ -85,8 +159,8 @@ export function objectEntries(schema: AnySchema): Readonly<Record<string, AnySch
 }
 
 /**
- * In words, what a value must satisfy beyond its wire form: the `description` metadata, then every validation
- * that follows a `transform` (the converter stops at the first transform on the input side).
+ * In words, what a value must satisfy beyond its wire form: every validation that follows a `transform` (the
+ * converter stops at the first transform on the input side, so these are not in the converted schema).
  */
 export function describePipeline(schema: AnySchema): string | undefined {
   const parts: string[] = [];
@@ -96,14 +170,6 @@ export function describePipeline(schema: AnySchema): string | undefined {
     for (const action of inner.pipe ?? []) {
       if (action.kind === 'schema') {
         if (afterTransform) visit(action as SchemaLike);
-        continue;
-      }
-      if (
-        action.kind === 'metadata' &&
-        action.type === 'description' &&
-        typeof action.description === 'string'
-      ) {
-        parts.push(action.description);
       } else if (action.kind === 'transformation') {
         afterTransform = true;
       } else if (afterTransform && action.kind === 'validation') {
