@@ -24,7 +24,7 @@ export function handler(
   lambdaContext?: Context,
 ): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>> {
   return observeInvocation('authorizer', lambdaContext, { requestId: event.requestContext?.requestId }, () =>
-    authorize(event),
+    authorize(event, lambdaContext),
   );
 }
 

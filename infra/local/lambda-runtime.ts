@@ -32,7 +32,10 @@ export type Invocation<R> =
   | { readonly outcome: 'timeout'; readonly context: Context };
 
 export interface InvokeOptions<E, R> {
-  /** Stop waiting after this long instead of the function's own timeout (the gateway's integration limit). */
+  /**
+   * Stop waiting after this long when it is shorter than the function's own timeout (the gateway's integration
+   * limit); the function's context then reports this deadline too, as a shortened invocation would.
+   */
   readonly waitMs?: number;
   /** Run this instead of the entry's exported `handler` (tests inject faults this way). */
   readonly handler?: LambdaHandler<E, R>;
@@ -92,7 +95,10 @@ export async function invokeFunction<E, R>(
   options: InvokeOptions<E, R> = {},
 ): Promise<Invocation<R>> {
   const store = await prepareLambdaRuntime();
-  const timeoutMs = (fn.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
+  const timeoutMs = Math.min(
+    (fn.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+    options.waitMs ?? Number.POSITIVE_INFINITY,
+  );
   const context = lambdaContext(fn, Date.now() + timeoutMs);
   let handler: LambdaHandler<E, R>;
   try {
