@@ -1,13 +1,8 @@
 import { forbidden } from '../../errors/app-error.ts';
 import { type Caller, isAdministrator } from '../auth/index.ts';
-import { topicCountName, type TopicStatus } from './topic-item.ts';
+import { type TopicStats, type TopicStatus, topicCountName } from './topic-item.ts';
 import { type TopicResponse, toTopicResponse } from './topic-mapper.ts';
-import {
-  findTopicsWithTitleContaining,
-  getTopicStats,
-  queryTopicPage,
-  type TopicListFilter,
-} from './topic-repository.ts';
+import { getTopicStats, queryTopicPage, searchTopicPage, type TopicListFilter } from './topic-repository.ts';
 
 /** The list's query as the contract delivers it (defaults applied there). */
 export interface ListTopicsInput {
@@ -39,13 +34,21 @@ export async function listTopics(caller: Caller, input: ListTopicsInput): Promis
   const term = input.search?.toLowerCase();
 
   if (term) {
-    const matches = await findTopicsWithTitleContaining(filter, term);
-    const start = (input.page - 1) * input.per_page;
-    const items = matches.slice(start, start + input.per_page).map(toTopicResponse);
-    return { ...page, items, total: matches.length };
+    const found = await searchTopicPage(filter, term, {
+      offset: (input.page - 1) * input.per_page,
+      limit: input.per_page,
+    });
+    return { ...page, items: found.items.map(toTopicResponse), total: found.total };
   }
 
-  const total = (await getTopicStats())[topicCountName(filter)] ?? 0;
+  const totalOf = (stats: TopicStats) => stats[topicCountName(filter)] ?? 0;
+  // Page 1 reads the stats and the page at once; a later page reads the total first, so that a page past the
+  // end reads nothing more and the skip to an existing page is bounded by it.
+  if (input.page === 1) {
+    const [stats, found] = await Promise.all([getTopicStats(), queryTopicPage(filter, page)]);
+    return { ...page, items: found.items.map(toTopicResponse), total: totalOf(stats) };
+  }
+  const total = totalOf(await getTopicStats());
   const found = await queryTopicPage(filter, { ...page, total });
   return { ...page, items: found.items.map(toTopicResponse), total };
 }

@@ -82,10 +82,10 @@ function listPartition(filter: TopicListFilter): { partition: Partition; statusF
   return { partition: allTopics() };
 }
 
-/** One page of a topic list; `total` (from the stats item) answers a page past the end without a read. */
+/** One page of a topic list; `total` (from the stats item), when given, answers a page past the end unread. */
 export function queryTopicPage(
   filter: TopicListFilter,
-  page: { page: number; perPage: number; total: number },
+  page: { page: number; perPage: number; total?: number | undefined },
 ): Promise<PageResult<TopicItem>> {
   const { partition, statusFilter } = listPartition(filter);
   return queryPage({
@@ -108,14 +108,16 @@ export function queryTopicPage(
 }
 
 /**
- * Every topic of the filtered list whose lower-cased title contains `term` (already lower-cased), in display
- * order. A substring cannot be key-served: this reads the whole narrowest list (ACCESS_PATTERNS.md, "Topics",
- * the search row, states the cost) and transfers only the matches.
+ * One page of the topics of the filtered list whose lower-cased title contains `term` (already lower-cased), in
+ * display order, and how many match in all. A substring cannot be key-served: the whole narrowest list is read
+ * (ACCESS_PATTERNS.md, "Topics", the search row, states that bounded cost), once: items are transferred only up
+ * to the end of the page, and the rest of the list is only counted (`Select: COUNT`).
  */
-export async function findTopicsWithTitleContaining(
+export async function searchTopicPage(
   filter: TopicListFilter,
   term: string,
-): Promise<TopicItem[]> {
+  page: { offset: number; limit: number },
+): Promise<{ items: TopicItem[]; total: number }> {
   const { partition, statusFilter } = listPartition(filter);
   const condition = keyCondition(partition);
   const names: Record<string, string> = { ...condition.names, '#title': 'title_lc' };
@@ -126,10 +128,8 @@ export async function findTopicsWithTitleContaining(
     values[':status'] = statusFilter;
     expression += ' AND #status = :status';
   }
-  const matches: TopicItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result: QueryCommandOutput = await db().send(
+  const query = (startKey: Record<string, unknown> | undefined, countOnly: boolean) =>
+    db().send(
       new QueryCommand({
         TableName: tableName(),
         ...(partition.index ? { IndexName: partition.index } : {}),
@@ -139,12 +139,27 @@ export async function findTopicsWithTitleContaining(
         ExpressionAttributeValues: values,
         ScanIndexForward: true,
         ExclusiveStartKey: startKey,
+        ...(countOnly ? { Select: 'COUNT' as const } : {}),
       }),
     );
-    for (const item of result.Items ?? []) matches.push(parseItem(TopicItemSchema, item));
+
+  const end = page.offset + page.limit;
+  const items: TopicItem[] = [];
+  let total = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result: QueryCommandOutput = await query(startKey, total >= end);
+    if (result.Items) {
+      for (const item of result.Items) {
+        if (total >= page.offset && total < end) items.push(parseItem(TopicItemSchema, item));
+        total++;
+      }
+    } else {
+      total += result.Count ?? 0;
+    }
     startKey = result.LastEvaluatedKey;
   } while (startKey);
-  return matches;
+  return { items, total };
 }
 
 /** The children of a topic (G2, every page: a delete adopts them all). */
