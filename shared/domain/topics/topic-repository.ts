@@ -47,18 +47,13 @@ export async function getTopicStats(options: { consistent?: boolean } = {}): Pro
   return (await getItem(topicStatsKey(), TopicStatsItemSchema, options)) ?? {};
 }
 
-const SlugGuardSchema = v.object({ topic_id: v.pipe(v.number(), v.integer()) });
+const GuardKeySchema = v.object({ pk: v.string() });
 
 /** Which of these slugs are taken (one BatchGetItem, eventually consistent: a hint; the guard's write decides). */
 export async function findTakenTopicSlugs(slugs: readonly string[]): Promise<Set<string>> {
-  const guards = await batchGetItems(slugs.map(topicSlugGuardKey), v.object({ pk: v.string() }));
+  const guards = await batchGetItems(slugs.map(topicSlugGuardKey), GuardKeySchema);
   const taken = new Set(guards.map((guard) => guard.pk));
   return new Set(slugs.filter((slug) => taken.has(topicSlugGuardKey(slug).pk)));
-}
-
-/** The topic that holds a slug, if any (strongly consistent). */
-export async function findTopicIdBySlug(slug: string): Promise<number | undefined> {
-  return (await getItem(topicSlugGuardKey(slug), SlugGuardSchema, { consistent: true }))?.topic_id;
 }
 
 export interface TopicListFilter {
