@@ -22,7 +22,7 @@ export const GLOBAL_INDEXES = [
     sortKey: 'gsi1sk',
     patterns: [
       'notifications of a recipient, newest first (all on the notification item; one type on its type copy)',
-      'topics in display order (serial, id), optionally under one parent',
+      'topics in display order (serial, id)',
       'feeds of an author, newest first',
       'comments of an author, newest first',
       'quiz submissions of a course, newest first',
@@ -52,7 +52,7 @@ export const GLOBAL_INDEXES = [
     sortKey: 'gsi3sk',
     patterns: [
       'notifications of a recipient of one type in one read state, newest first',
-      'feeds carrying a topic, newest first',
+      'feeds carrying a topic, newest first (published; the others in a second partition, for topic delete)',
       'user search by lower-cased name prefix (display name, login, e-mail)',
       'media of an uploader by MIME type',
       'comments on the lessons of a course, newest first',

@@ -188,6 +188,7 @@ describe('import validation', () => {
     for (const batch of planBatches(plan)) table.apply(batch);
     expect(table.get('POST#40', 'POST')).toMatchObject({
       comments_count: 1,
+      // A number set, so a topic delete detaches it with `DELETE topic_ids` (post-item.ts).
       topic_ids: new Set([30]),
       gsi2pk: 'SPACE#20#POSTS',
     });

@@ -7,6 +7,7 @@ import {
   postTopicKey,
   spacePosts,
   topicPosts,
+  topicUnlistedPosts,
 } from '../../db/keys/feeds.ts';
 import { timeSort } from '../../db/keys/sort.ts';
 import { FEED_STATUSES, POST_TYPES } from '../../vocabulary/feeds.ts';
@@ -83,8 +84,9 @@ export function storedPostTopicLink(post: PostItem, topicId: number) {
     space_id: post.space_id,
     space_visibility: post.space_visibility,
     created_at: post.created_at,
-    ...(post.status === 'published'
-      ? indexEntry(topicPosts(topicId), timeSort(post.created_at, post.id))
-      : {}),
+    ...indexEntry(
+      post.status === 'published' ? topicPosts(topicId) : topicUnlistedPosts(topicId),
+      timeSort(post.created_at, post.id),
+    ),
   };
 }

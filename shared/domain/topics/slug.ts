@@ -18,3 +18,17 @@ export function slugify(text: string): string {
     .slice(0, SLUG_MAX_LENGTH)
     .replace(/-+$/g, '');
 }
+
+/** The base of a generated topic slug: the title's slug, or `topic` for a title without a letter or digit. */
+export const generatedSlugBase = (title: string): string => slugify(title) || 'topic';
+
+/**
+ * The `n`-th candidate for a generated slug: the base itself, then `base-2`, `base-3`… The base is shortened (and
+ * stripped of a trailing `-`) so that the suffixed slug still fits in 100 characters.
+ */
+export function slugCandidate(base: string, n: number): string {
+  if (n <= 1) return base;
+  const suffix = `-${n}`;
+  const head = base.slice(0, SLUG_MAX_LENGTH - suffix.length).replace(/-+$/g, '');
+  return `${head || 'topic'}${suffix}`;
+}

@@ -8,7 +8,7 @@ import {
   topicsUnderParent,
   topicsWithStatus,
 } from '../../db/keys/topics.ts';
-import { TOPIC_STATUSES } from '../../vocabulary/topics.ts';
+import { TOPIC_STATUSES, type TopicStatus } from '../../vocabulary/topics.ts';
 
 export type { TopicStatus } from '../../vocabulary/topics.ts';
 
@@ -52,13 +52,55 @@ export const storedTopicSlugGuard = (slug: string, topicId: number) => ({
   topic_id: topicId,
 });
 
+/**
+ * The counter of the topic stats item (`topicStatsKey`) that counts the topics of one list: `total`,
+ * `status:<s>`, `parent:<id>` (0 = top level) or `parent:<id>:status:<s>`.
+ */
+export function topicCountName(filter: {
+  status?: TopicStatus | undefined;
+  parentId?: number | null | undefined;
+}) {
+  const parent = filter.parentId === undefined ? undefined : (filter.parentId ?? 0);
+  if (parent !== undefined && filter.status !== undefined) return `parent:${parent}:status:${filter.status}`;
+  if (parent !== undefined) return `parent:${parent}`;
+  if (filter.status !== undefined) return `status:${filter.status}`;
+  return 'total';
+}
+
 /** The `ADD` deltas one topic makes on the topic stats item (`topicStatsKey`); negate them to remove it. */
 export function topicStatsDeltas(topic: Pick<TopicItem, 'status' | 'parent_id'>): Record<string, number> {
-  const parent = topic.parent_id ?? 0;
   return {
-    total: 1,
-    [`status:${topic.status}`]: 1,
-    [`parent:${parent}`]: 1,
-    [`parent:${parent}:status:${topic.status}`]: 1,
+    [topicCountName({})]: 1,
+    [topicCountName({ status: topic.status })]: 1,
+    [topicCountName({ parentId: topic.parent_id })]: 1,
+    [topicCountName({ parentId: topic.parent_id, status: topic.status })]: 1,
   };
+}
+
+/**
+ * Bumped (on the stats item) by every parent change that could close a cycle, with the condition that it still
+ * has the value read before the ancestor walk: two concurrent re-parentings cannot both pass a walk that the
+ * other would have failed.
+ */
+export const HIERARCHY_VERSION = 'hierarchy_version';
+
+/** The topic stats item: its counters by name (a counter never written reads as absent, i.e. 0). */
+export const TopicStatsItemSchema = v.pipe(
+  v.record(v.string(), v.unknown()),
+  v.transform((raw) => {
+    const counters: Record<string, number> = {};
+    for (const [name, value] of Object.entries(raw)) if (typeof value === 'number') counters[name] = value;
+    return counters;
+  }),
+);
+export type TopicStats = v.InferOutput<typeof TopicStatsItemSchema>;
+
+/**
+ * The `updated_at` of a write that replaces one read at `seen`: now, but always later than `seen`, so a
+ * condition `updated_at = :seen` (the optimistic check of every topic write) can never pass twice on one state.
+ */
+export function nextUpdatedAt(seen: string): string {
+  const now = Date.now();
+  const after = Date.parse(seen) + 1;
+  return new Date(Number.isNaN(after) ? now : Math.max(now, after)).toISOString();
 }

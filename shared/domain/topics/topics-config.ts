@@ -1,5 +1,9 @@
 import * as v from 'valibot';
-import { TOPIC_DISPLAY_STYLES } from '../../vocabulary/topics.ts';
+import {
+  MAX_TOPICS_PER_POST_MAX,
+  MAX_TOPICS_PER_POST_MIN,
+  TOPIC_DISPLAY_STYLES,
+} from '../../vocabulary/topics.ts';
 import { getSettings } from '../settings/index.ts';
 
 /** The topic configuration record (contract "Topic configuration"); stored in the `topics_config` settings group. */
@@ -7,7 +11,12 @@ export const TopicsConfigSchema = v.object({
   enabled: v.boolean(),
   required_for_posts: v.boolean(),
   allow_multiple: v.boolean(),
-  max_topics_per_post: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(20)),
+  max_topics_per_post: v.pipe(
+    v.number(),
+    v.integer(),
+    v.minValue(MAX_TOPICS_PER_POST_MIN),
+    v.maxValue(MAX_TOPICS_PER_POST_MAX),
+  ),
   user_can_create: v.boolean(),
   display_on_feed: v.boolean(),
   display_style: v.picklist(TOPIC_DISPLAY_STYLES),
@@ -27,8 +36,12 @@ export const DEFAULT_TOPICS_CONFIG: TopicsConfig = {
 
 /** The configuration in force: stored keys over the defaults (one GetItem). */
 export async function getTopicsConfig(): Promise<TopicsConfig> {
-  const stored = await getSettings('topics_config', DEFAULT_TOPICS_CONFIG);
-  const parsed = v.safeParse(TopicsConfigSchema, stored);
+  return parseTopicsConfig(await getSettings('topics_config'));
+}
+
+/** The stored keys of the `topics_config` group over the defaults; a malformed stored value fails loudly. */
+export function parseTopicsConfig(stored: Readonly<Record<string, unknown>>): TopicsConfig {
+  const parsed = v.safeParse(TopicsConfigSchema, { ...DEFAULT_TOPICS_CONFIG, ...stored });
   if (!parsed.success) throw new Error('The stored topic configuration is malformed');
   return parsed.output;
 }

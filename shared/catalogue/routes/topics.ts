@@ -1,0 +1,54 @@
+import type { CatalogueRoute } from './route.ts';
+
+/** Topics administration (contract "Topics (PRO)"): administrators only. */
+export const TOPIC_ROUTES = [
+  {
+    operationId: 'listTopics',
+    method: 'GET',
+    path: '/admin/topics',
+    access: 'administrator',
+    entry: 'functions/http/topics/list-topics.ts',
+    grants: { table: 'read', secrets: ['cursorKey'] },
+  },
+  {
+    operationId: 'createTopic',
+    method: 'POST',
+    path: '/admin/topics',
+    access: 'administrator',
+    entry: 'functions/http/topics/create-topic.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'updateTopic',
+    method: 'PUT',
+    path: '/admin/topics/{topic_id}',
+    access: 'administrator',
+    entry: 'functions/http/topics/update-topic.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    // Detaches the topic from every feed before answering: O(feeds carrying it) within the default 29 s.
+    operationId: 'deleteTopic',
+    method: 'DELETE',
+    path: '/admin/topics/{topic_id}',
+    access: 'administrator',
+    entry: 'functions/http/topics/delete-topic.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'getTopicsConfig',
+    method: 'GET',
+    path: '/admin/topics/config',
+    access: 'administrator',
+    entry: 'functions/http/topics/get-topics-config.ts',
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'updateTopicsConfig',
+    method: 'POST',
+    path: '/admin/topics/config',
+    access: 'administrator',
+    entry: 'functions/http/topics/update-topics-config.ts',
+    grants: { table: 'readWrite' },
+  },
+] as const satisfies readonly CatalogueRoute[];

@@ -1,0 +1,54 @@
+import { forbidden } from '../../errors/app-error.ts';
+import { type Caller, isAdministrator } from '../auth/index.ts';
+import { type TopicStats, type TopicStatus, topicCountName } from './topic-item.ts';
+import { type TopicResponse, toTopicResponse } from './topic-mapper.ts';
+import { getTopicStats, queryTopicPage, searchTopicPage, type TopicListFilter } from './topic-repository.ts';
+
+/** The list's query as the contract delivers it (defaults applied there). */
+export interface ListTopicsInput {
+  readonly status?: TopicStatus | undefined;
+  /** 0: top-level topics. */
+  readonly parent_id?: number | undefined;
+  readonly search?: string | undefined;
+  readonly page: number;
+  readonly per_page: number;
+}
+
+export interface TopicPage {
+  readonly items: TopicResponse[];
+  readonly total: number;
+  readonly page: number;
+  readonly perPage: number;
+}
+
+/**
+ * `GET /admin/topics`, in display order (serial, then id). Without `search`, the page is one key-condition Query
+ * and the total comes from the stats item, so page 1 costs the same for 10 or 100 000 topics and a page past the
+ * end reads nothing but the stats. With `search` (case-insensitive substring of the title), the narrowest list is
+ * read whole and the matches counted: see ACCESS_PATTERNS.md, "Topics", for that bounded cost.
+ */
+export async function listTopics(caller: Caller, input: ListTopicsInput): Promise<TopicPage> {
+  if (!isAdministrator(caller)) throw forbidden();
+  const filter: TopicListFilter = { status: input.status, parentId: input.parent_id };
+  const page = { page: input.page, perPage: input.per_page };
+  const term = input.search?.toLowerCase();
+
+  if (term) {
+    const found = await searchTopicPage(filter, term, {
+      offset: (input.page - 1) * input.per_page,
+      limit: input.per_page,
+    });
+    return { ...page, items: found.items.map(toTopicResponse), total: found.total };
+  }
+
+  const totalOf = (stats: TopicStats) => stats[topicCountName(filter)] ?? 0;
+  // Page 1 reads the stats and the page at once; a later page reads the total first, so that a page past the
+  // end reads nothing more and the skip to an existing page is bounded by it.
+  if (input.page === 1) {
+    const [stats, found] = await Promise.all([getTopicStats(), queryTopicPage(filter, page)]);
+    return { ...page, items: found.items.map(toTopicResponse), total: totalOf(stats) };
+  }
+  const total = totalOf(await getTopicStats());
+  const found = await queryTopicPage(filter, { ...page, total });
+  return { ...page, items: found.items.map(toTopicResponse), total };
+}

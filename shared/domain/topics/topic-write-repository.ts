@@ -1,0 +1,234 @@
+import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
+import { topicKey, topicSlugGuardKey, topicStatsKey, topicsUnderParent } from '../../db/keys/topics.ts';
+import { orderSort } from '../../db/keys/sort.ts';
+import { indexEntry } from '../../db/partition.ts';
+import {
+  conditionCheckAction,
+  deleteAction,
+  putAction,
+  type TransactAction,
+  transactWriteIfConditionsHold,
+  updateAction,
+} from '../../db/transact.ts';
+import {
+  HIERARCHY_VERSION,
+  storedTopic,
+  storedTopicSlugGuard,
+  type TopicItem,
+  topicCountName,
+  topicStatsDeltas,
+} from './topic-item.ts';
+
+/**
+ * Topic writes (ACCESS_PATTERNS.md, "Topics"). Each is one TransactWriteItems holding the topic, its slug guard
+ * and the stats counters it moves, so the counts behind `pagination.total` can never disagree with the topics.
+ * Every change of an existing topic is conditioned on the `updated_at` it read (optimistic concurrency): a
+ * write based on a stale read is refused and the use case re-reads. Outcomes name what refused the write.
+ */
+
+const existing = (key: { pk: string; sk: string }) =>
+  conditionCheckAction(key, { ConditionExpression: 'attribute_exists(pk)' });
+
+/** The counters one topic state contributes, as deltas from `before` to `after` (either may be absent). */
+function statsDeltas(
+  before: Pick<TopicItem, 'status' | 'parent_id'> | undefined,
+  after: Pick<TopicItem, 'status' | 'parent_id'> | undefined,
+): CounterDeltas {
+  const deltas = new CounterDeltas();
+  if (after) deltas.addAll(topicStatsDeltas(after));
+  if (before)
+    for (const [name, amount] of Object.entries(topicStatsDeltas(before))) deltas.add(name, -amount);
+  return deltas;
+}
+
+/** The stats update with an extra condition AND-ed to the counters' floors. */
+function statsUpdate(
+  deltas: CounterDeltas,
+  extra?: { condition: string; names: Record<string, string>; values: Record<string, unknown> },
+): TransactAction {
+  const action = counterUpdate(topicStatsKey(), deltas);
+  const update = action.Update;
+  if (!extra || !update) return action;
+  return updateAction(topicStatsKey(), {
+    UpdateExpression: update.UpdateExpression,
+    ConditionExpression: update.ConditionExpression
+      ? `(${update.ConditionExpression}) AND (${extra.condition})`
+      : extra.condition,
+    ExpressionAttributeNames: { ...update.ExpressionAttributeNames, ...extra.names },
+    ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...extra.values },
+  });
+}
+
+/**
+ * `SET` of every mutable field and index entry of the new state, conditioned on the state read. `posts_count`
+ * is never written here: feed writes move it concurrently with `ADD`.
+ */
+function topicUpdate(before: TopicItem, after: TopicItem): TransactAction {
+  const {
+    pk: _pk,
+    sk: _sk,
+    id: _id,
+    posts_count: _count,
+    created_at: _created,
+    ...fields
+  } = storedTopic(after);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':seen': before.updated_at };
+  const sets = Object.entries(fields).map(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    return `#f${index} = :f${index}`;
+  });
+  names['#updatedAt'] = 'updated_at';
+  return updateAction(topicKey(before.id), {
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: 'attribute_exists(pk) AND #updatedAt = :seen',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
+}
+
+export type InsertTopicOutcome = 'written' | 'slug_taken' | 'parent_missing';
+
+/**
+ * Creates a topic: the topic, its slug guard (`attribute_not_exists`: the slug's uniqueness, also under
+ * concurrent creates), the stats counters, and a check that the parent still exists.
+ */
+export async function insertTopic(topic: TopicItem): Promise<InsertTopicOutcome> {
+  const actions = [
+    putAction(storedTopic(topic), { ifAbsent: true }),
+    putAction(storedTopicSlugGuard(topic.slug, topic.id), { ifAbsent: true }),
+    statsUpdate(statsDeltas(undefined, topic)),
+    ...(topic.parent_id === null ? [] : [existing(topicKey(topic.parent_id))]),
+  ];
+  const outcome = await transactWriteIfConditionsHold(actions);
+  if (outcome.written) return 'written';
+  if (outcome.failed.includes(3)) return 'parent_missing';
+  if (outcome.failed.includes(1)) return 'slug_taken';
+  throw new Error(`Topic ${topic.id} could not be created (conditions ${outcome.failed.join(', ')} failed)`);
+}
+
+export type SaveTopicOutcome = 'written' | 'changed' | 'slug_taken' | 'parent_missing';
+
+/**
+ * Replaces a topic's state `before` (as read) with `after`: the topic itself; a changed slug moves its guard
+ * (the new one `attribute_not_exists`); a changed status or parent re-keys the list entries (done by the SET of
+ * every index entry) and moves the stats counters. `hierarchyVersion` (the version read before the ancestor walk)
+ * is given when the new parent could close a cycle: the write then also requires that no other re-parenting
+ * happened since. `changed`: the topic or the hierarchy changed since they were read (re-read and retry).
+ */
+export async function saveTopic(
+  before: TopicItem,
+  after: TopicItem,
+  hierarchyVersion?: number,
+): Promise<SaveTopicOutcome> {
+  const actions: TransactAction[] = [topicUpdate(before, after)];
+  let guardIndex = -1;
+  if (after.slug !== before.slug) {
+    actions.push(deleteAction(topicSlugGuardKey(before.slug), ownGuard(before.id)));
+    guardIndex = actions.push(putAction(storedTopicSlugGuard(after.slug, after.id), { ifAbsent: true })) - 1;
+  }
+  let parentIndex = -1;
+  if (after.parent_id !== null && after.parent_id !== before.parent_id) {
+    parentIndex = actions.push(existing(topicKey(after.parent_id))) - 1;
+  }
+  const deltas = statsDeltas(before, after);
+  if (hierarchyVersion !== undefined) deltas.add(HIERARCHY_VERSION, 1);
+  let statsIndex = -1;
+  if (!deltas.isEmpty) {
+    statsIndex =
+      actions.push(
+        statsUpdate(
+          deltas,
+          hierarchyVersion === undefined ? undefined : hierarchyCondition(hierarchyVersion),
+        ),
+      ) - 1;
+  }
+  const outcome = await transactWriteIfConditionsHold(actions);
+  if (outcome.written) return 'written';
+  if (outcome.failed.includes(0) || outcome.failed.includes(statsIndex)) return 'changed';
+  if (outcome.failed.includes(guardIndex)) return 'slug_taken';
+  if (outcome.failed.includes(parentIndex)) return 'parent_missing';
+  // The old guard was not this topic's: the stored state is inconsistent, never something to retry.
+  throw new Error(`Topic ${before.id} could not be saved (conditions ${outcome.failed.join(', ')} failed)`);
+}
+
+/** The hierarchy version still has the value read (absent reads as 0). */
+function hierarchyCondition(seen: number) {
+  return {
+    condition: seen === 0 ? 'attribute_not_exists(#hv)' : '#hv = :hvSeen',
+    names: { '#hv': HIERARCHY_VERSION },
+    values: seen === 0 ? {} : { ':hvSeen': seen },
+  };
+}
+
+/** A slug guard is deleted only by the topic that holds it (a missing guard is no obstacle). */
+const ownGuard = (topicId: number) => ({
+  ConditionExpression: 'attribute_not_exists(pk) OR topic_id = :topicId',
+  ExpressionAttributeValues: { ':topicId': topicId },
+});
+
+/**
+ * Moves a child of a deleted topic under `newParentId` (null: top level), with its list entry and counters.
+ * Conditioned on the child still being under `fromParentId` as read and on the new parent still existing.
+ */
+export async function moveChildTopic(
+  child: TopicItem,
+  newParentId: number | null,
+  updatedAt: string,
+): Promise<'written' | 'changed' | 'parent_missing'> {
+  const under = indexEntry(topicsUnderParent(newParentId), orderSort(child.serial, child.id));
+  const names: Record<string, string> = { '#updatedAt': 'updated_at' };
+  const values: Record<string, unknown> = {
+    ':parent': newParentId,
+    ':updatedAt': updatedAt,
+    ':seen': child.updated_at,
+    ':from': child.parent_id,
+  };
+  const sets = Object.entries(under).map(([name, value], index) => {
+    names[`#g${index}`] = name;
+    values[`:g${index}`] = value;
+    return `#g${index} = :g${index}`;
+  });
+  const actions = [
+    updateAction(topicKey(child.id), {
+      UpdateExpression: `SET parent_id = :parent, #updatedAt = :updatedAt, ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk) AND #updatedAt = :seen AND parent_id = :from',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+    statsUpdate(statsDeltas(child, { ...child, parent_id: newParentId })),
+    ...(newParentId === null ? [] : [existing(topicKey(newParentId))]),
+  ];
+  const outcome = await transactWriteIfConditionsHold(actions);
+  if (outcome.written) return 'written';
+  if (outcome.failed.includes(2)) return 'parent_missing';
+  return 'changed';
+}
+
+/**
+ * Deletes a topic as read: the topic (conditioned on its `updated_at`), its slug guard and its counters, on the
+ * condition that it has no children left (its `parent:<id>` counter is 0), so a child created concurrently is
+ * never orphaned. `has_children_or_changed`: adopt the children and re-read, then retry.
+ */
+export async function removeTopic(topic: TopicItem): Promise<'written' | 'has_children_or_changed'> {
+  const children = topicCountName({ parentId: topic.id });
+  const actions = [
+    deleteAction(topicKey(topic.id), {
+      ConditionExpression: 'attribute_exists(pk) AND updated_at = :seen',
+      ExpressionAttributeValues: { ':seen': topic.updated_at },
+    }),
+    deleteAction(topicSlugGuardKey(topic.slug), ownGuard(topic.id)),
+    statsUpdate(statsDeltas(topic, undefined), {
+      condition: 'attribute_not_exists(#children) OR #children = :none',
+      names: { '#children': children },
+      values: { ':none': 0 },
+    }),
+  ];
+  const outcome = await transactWriteIfConditionsHold(actions);
+  if (outcome.written) return 'written';
+  if (outcome.failed.includes(1)) {
+    throw new Error(`The slug guard of topic ${topic.id} names another topic`);
+  }
+  return 'has_children_or_changed';
+}

@@ -1,0 +1,219 @@
+/**
+ * Topics cost at two sizes (`npm run bench -- topics`): the table filled with 1 000 and then 10 000 topics
+ * (BatchWriteItem directly, the stats item consistent with them), then, for GET /admin/topics page 1 without a
+ * filter, with `status`, with `parent_id`, and with `search` (a term most titles contain and a term one title
+ * contains):
+ * - median latency through the local gateway (its own in-memory stack on free ports),
+ * - DynamoDB read units per request, from ReturnConsumedCapacity, by calling the use case in this process.
+ * Then DELETE of a topic carried by 1 000 and by 5 000 feeds (latency of the use case, links detached).
+ *
+ * Expected: the key-served lists cost the same at both sizes; `search` grows with the number of topics (its
+ * documented bound, ACCESS_PATTERNS.md "Topics").
+ */
+import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
+import { db, tableName } from '../../shared/db/client.ts';
+import { topicStatsKey } from '../../shared/db/keys/topics.ts';
+import { readMeter } from '../../shared/db/read-meter.ts';
+import type { Caller } from '../../shared/domain/auth/caller.ts';
+import { type PostItem, storedPost, storedPostTopicLink } from '../../shared/domain/feeds/index.ts';
+import { deleteTopic } from '../../shared/domain/topics/delete-topic.ts';
+import { type ListTopicsInput, listTopics } from '../../shared/domain/topics/list-topics.ts';
+import { storedTopic, type TopicItem, topicStatsDeltas } from '../../shared/domain/topics/topic-item.ts';
+import { createUser } from '../../shared/domain/users/create-user.ts';
+
+const SIZES = [1_000, 10_000];
+const FEED_COUNTS = [1_000, 5_000];
+const SAMPLES = 9;
+const PARENTS = 20;
+const run = Date.now().toString(36);
+
+process.env.LOG_LEVEL = 'silent';
+const stack = await startLocalStack({
+  port: 0,
+  names: { table: `bench-${run}`, bucket: `bench-media-${run}`, queuePrefix: `bench-${run}` },
+  pepper: generatePepper(),
+});
+Object.assign(process.env, stack.environment, { LOG_LEVEL: 'silent' });
+
+try {
+  const admin = await createUser({
+    login: `bench_${run}`,
+    email: `bench_${run}@example.com`,
+    hostRole: 'administrator',
+  });
+  const caller: Caller = {
+    id: admin.id,
+    username: admin.username,
+    hostRole: 'administrator',
+    communityRoles: [],
+    status: 'active',
+  };
+  const authorization = `Basic ${Buffer.from(`${admin.username}:${admin.app_password}`).toString('base64')}`;
+
+  const cases: Array<[string, Partial<ListTopicsInput>]> = [
+    ['no filter', {}],
+    ['status=inactive', { status: 'inactive' }],
+    ['parent_id=1', { parent_id: 1 }],
+    ['search (most match)', { search: 'topic' }],
+    ['search (one matches)', { search: 'needle-7' }],
+  ];
+  const rows: Array<Record<string, string | number>> = [];
+  let filled = 0;
+  for (const size of SIZES) {
+    const started = Date.now();
+    await fillTopics(filled, size);
+    filled = size;
+    process.stdout.write(`filled ${size} topics in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    for (const [name, filter] of cases) {
+      const input: ListTopicsInput = { page: 1, per_page: 50, ...filter };
+      const query = new URLSearchParams(
+        Object.entries(input).map(([key, value]) => [key, String(value)] as [string, string]),
+      );
+      rows.push({
+        topics: size,
+        list: name,
+        'p1 median ms': (await medianLatency(`${stack.apiUrl}/admin/topics?${query}`, authorization)).toFixed(
+          1,
+        ),
+        'p1 RCU': await readUnits(() => listTopics(caller, input)),
+      });
+    }
+  }
+  console.table(rows);
+
+  const deletes: Array<Record<string, string | number>> = [];
+  let nextPostId = 10_000_000;
+  for (const [index, feeds] of FEED_COUNTS.entries()) {
+    const topicId = 5_000_000 + index;
+    await writeAll([
+      storedTopic({ ...topic(topicId, null), status: 'active', posts_count: feeds }),
+      ...Array.from({ length: feeds }, () => {
+        const post = feed(nextPostId++, admin.id, topicId);
+        return [storedPost(post), storedPostTopicLink(post, topicId)];
+      }).flat(),
+    ]);
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...topicStatsKey(), entity: 'topic_stats', ...stats(filled, 1) },
+      }),
+    );
+    const started = performance.now();
+    await deleteTopic(caller, topicId);
+    const ms = performance.now() - started;
+    deletes.push({
+      'feeds carrying the topic': feeds,
+      'delete ms': ms.toFixed(0),
+      'feeds per s': (feeds / (ms / 1000)).toFixed(0),
+    });
+  }
+  console.table(deletes);
+} finally {
+  await stack.stop();
+}
+
+function topic(id: number, parent: number | null): TopicItem {
+  const title = id % 1000 === 7 ? `Needle-${id} topic` : `Topic ${id} about things`;
+  return {
+    id,
+    title,
+    title_lc: title.toLowerCase(),
+    slug: `topic-${id}`,
+    description: 'A description of ordinary length, so that each item is about as large as a real topic row.',
+    color: '#3366ff',
+    icon: 'fa-solid fa-tag',
+    parent_id: parent,
+    status: id % 4 === 0 ? 'inactive' : 'active',
+    serial: id,
+    posts_count: 0,
+    created_at: '2025-01-01T00:00:00.000Z',
+    updated_at: '2025-01-01T00:00:00.000Z',
+  };
+}
+
+function feed(id: number, userId: number, topicId: number): PostItem {
+  return {
+    id,
+    user_id: userId,
+    space_id: null,
+    space_visibility: 'public',
+    title: `Feed ${id}`,
+    slug: `feed-${id}`,
+    message: 'Hello',
+    message_rendered: '<p>Hello</p>',
+    type: 'text',
+    status: 'published',
+    topic_ids: [topicId],
+    comments_count: 0,
+    reactions_count: 0,
+    media: [],
+    created_at: new Date(Date.parse('2025-01-01T00:00:00Z') + id).toISOString(),
+    updated_at: '2025-01-01T00:00:00.000Z',
+  };
+}
+
+/** Topics [from, to): ids 1..to, the first PARENTS top-level, the rest children of one of them. */
+async function fillTopics(from: number, to: number): Promise<void> {
+  const items = [];
+  for (let n = from; n < to; n++) {
+    const id = n + 1;
+    items.push(storedTopic(topic(id, id <= PARENTS ? null : (id % PARENTS) + 1)));
+  }
+  await writeAll(items);
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...topicStatsKey(), entity: 'topic_stats', ...stats(to, 0) },
+    }),
+  );
+}
+
+/** The stats item as the write paths would have kept it for topics 1..count (plus `extra` top-level ones). */
+function stats(count: number, extra: number): Record<string, number> {
+  const counters: Record<string, number> = {};
+  const add = (deltas: Record<string, number>) => {
+    for (const [name, amount] of Object.entries(deltas)) counters[name] = (counters[name] ?? 0) + amount;
+  };
+  for (let id = 1; id <= count; id++)
+    add(topicStatsDeltas(topic(id, id <= PARENTS ? null : (id % PARENTS) + 1)));
+  for (let i = 0; i < extra; i++) add(topicStatsDeltas({ status: 'active', parent_id: null }));
+  return counters;
+}
+
+async function writeAll(items: Array<Record<string, unknown>>): Promise<void> {
+  const chunks: Array<Array<Record<string, unknown>>> = [];
+  for (let start = 0; start < items.length; start += 25) chunks.push(items.slice(start, start + 25));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < chunks.length) {
+        const chunk = chunks[next++] as Array<Record<string, unknown>>;
+        let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
+        while (pending.length > 0) {
+          const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+          pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
+        }
+      }
+    }),
+  );
+}
+
+async function medianLatency(url: string, authorization: string): Promise<number> {
+  const timings: number[] = [];
+  for (let i = 0; i < SAMPLES + 3; i++) {
+    const started = performance.now();
+    const response = await fetch(url, { headers: { authorization } });
+    await response.text();
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    if (i >= 3) timings.push(performance.now() - started);
+  }
+  timings.sort((a, b) => a - b);
+  return timings[Math.floor(timings.length / 2)] as number;
+}
+
+async function readUnits(call: () => Promise<unknown>): Promise<number> {
+  readMeter.reset();
+  await call();
+  return readMeter.total();
+}
