@@ -171,7 +171,8 @@ describe('import validation', () => {
     const items = new Map(writes.items.map(({ item }) => [`${item.pk} ${item.sk}`, item]));
     expect(items.get('POST#40 POST')).toMatchObject({
       comments_count: 1,
-      topic_ids: [30],
+      topic_ids: new Set([30]),
+      topic_signature: '30',
       gsi2pk: 'SPACE#20#POSTS',
     });
     expect(items.get('POST#41 POST')).not.toHaveProperty('gsi2pk');
@@ -180,7 +181,18 @@ describe('import validation', () => {
       deltas: { members_count: 1, posts_count: 1 },
     });
     expect(writes.counters.get('USER#10\u0000STATS')).toMatchObject({
-      deltas: { feeds_published: 1, 'feeds_published_space:20': 1, comments_published: 1 },
+      deltas: {
+        feeds_published: 1,
+        'feeds_published_space:20': 1,
+        feeds_published_public: 1,
+        comments_published: 1,
+      },
+    });
+    // The timeline and topic totals of the feed lists move with the import as with the API.
+    expect(writes.counters.get('FEEDS\u0000STATS')).toMatchObject({ deltas: { public: 1 } });
+    expect(writes.counters.get('TOPIC#30\u0000FEEDSTATS')).toMatchObject({
+      deltas: { '30|p20': 1 },
+      base: { entity: 'topic_feed_stats', topic_id: 30 },
     });
   });
 });

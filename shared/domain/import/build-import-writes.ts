@@ -12,6 +12,7 @@ import {
 } from '../courses/index.ts';
 import {
   type CommentItem,
+  feedAggregates,
   type PostItem,
   storedComment,
   storedPost,
@@ -378,8 +379,14 @@ export function buildImportWrites(
     for (const topicId of topicIds) writes.put(storedPostTopicLink(post, topicId), label);
     if (post.status === 'published') {
       for (const topicId of topicIds) topicItems[topicId - ids.firstTopicId]!.posts_count++;
-      if (spaceId !== null) addSpaceStats(spaceId, { posts_count: 1 });
-      userStats(userId, { feeds_published: 1, [`feeds_published_space:${spaceId ?? 0}`]: 1 });
+    }
+    // The feed's counters, exactly as the feed write path moves them (the file's spaces and topics are new).
+    for (const aggregate of feedAggregates(post)) {
+      if (aggregate.kind === 'user') userStats(userId, aggregate.deltas);
+      else if (aggregate.kind === 'space') addSpaceStats(spaceId!, aggregate.deltas);
+      else if (aggregate.kind === 'topic')
+        writes.add(aggregate.key, aggregate.deltas, { base: aggregate.identity });
+      else writes.add(aggregate.key, aggregate.deltas);
     }
     if (feed.ref !== undefined) {
       feedIds.set(feed.ref, id);
