@@ -195,7 +195,7 @@ describe('GET /feeds/{id}/comments', () => {
       'rest_invalid_param',
     );
     expect((await list(commenter, feed.id, { page: 9 })).body.comments).toMatchObject({ data: [], total: 6 });
-    for (const query of [{ page: 0 }, { per_page: 0 }, { per_page: 101 }]) {
+    for (const query of [{ page: 0 }, { per_page: 0 }, { per_page: 101 }] as Record<string, number>[]) {
       expectError(await list(commenter, feed.id, query), 400, 'rest_invalid_param');
     }
   });

@@ -68,6 +68,8 @@ export type Feed = Record<string, unknown> & {
   comments_count: number;
   reactions_count: number;
   message_rendered: string;
+  created_at: string;
+  updated_at: string;
   topics: { id: number; title: string; slug: string; color: string; icon: string }[];
   liked: boolean;
 };
