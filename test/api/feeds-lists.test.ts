@@ -150,10 +150,11 @@ describe('GET /feeds?status=', () => {
   });
 
   it('does not combine with topics or space_id', async () => {
-    for (const query of [
+    const queries: Record<string, string | number>[] = [
       { status: 'draft', space_id: publicSpace },
       { status: 'draft', topics: '1' },
-    ]) {
+    ];
+    for (const query of queries) {
       const params = expectError(await listFeeds(author, query), 400, 'rest_invalid_param');
       expect(Object.keys(params as object)).toEqual(['status']);
     }
