@@ -63,10 +63,11 @@ try {
       { ref: 'b', title: 'Topic B', slug: `b-${run}` },
     ],
   });
-  const spaces = { public: ids.spaces.public, private: ids.spaces.private, secret: ids.spaces.secret } as Record<
-    string,
-    number
-  >;
+  const spaces = {
+    public: ids.spaces.public,
+    private: ids.spaces.private,
+    secret: ids.spaces.secret,
+  } as Record<string, number>;
   const topics = { a: ids.topics.a as number, b: ids.topics.b as number };
   const caller: Caller = {
     id: viewer.id,
@@ -130,7 +131,9 @@ try {
       `${filter}: RCU ratio 100k/1k ${ratio.toFixed(3)}; latency ratio ${(large.ms / small.ms).toFixed(2)}\n`,
     );
   }
-  process.stdout.write(pass ? 'PASS: read units within 10 %\n' : 'FAIL: read units differ by more than 10 %\n');
+  process.stdout.write(
+    pass ? 'PASS: read units within 10 %\n' : 'FAIL: read units differ by more than 10 %\n',
+  );
   process.exitCode = pass ? 0 : 1;
 } finally {
   await stack.stop();
@@ -145,7 +148,8 @@ async function fill(
   to: number,
 ): Promise<void> {
   const base = Date.parse('2024-01-01T00:00:00Z');
-  const message = 'A post of ordinary length, so that each item is about as large as a real feed row. '.repeat(3);
+  const message =
+    'A post of ordinary length, so that each item is about as large as a real feed row. '.repeat(3);
   const rendered = renderMarkdown(message);
   const feed = (n: number): PostItem => {
     const where = n % 10 === 1 ? 'secret' : n % 10 === 2 ? 'private' : n % 10 === 3 ? 'global' : 'public';
@@ -194,7 +198,9 @@ async function fill(
   }
   // Counters the import wrote (members_count) stay; the feed counters are set to their exact values.
   for (const { key, values } of counters.values()) {
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...(await existing(key)), ...values } }));
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: { ...(await existing(key)), ...values } }),
+    );
   }
   for (const [topicId, count] of postsCount) {
     const current = await existing(topicKey(topicId));
