@@ -17,7 +17,8 @@ import { feedSpace } from './feed-access.ts';
 import { missingParam, spaceNotFound } from './feed-errors.ts';
 import { type FeedResponse, toFeedResponse } from './feed-mapper.ts';
 import { notifyFeedMentions } from './feed-notifications.ts';
-import { feedCreationActions, writeFeedActions } from './feed-repository.ts';
+import { writeFeedActions } from './feed-repository.ts';
+import { feedCreationActions } from './feed-writes.ts';
 import type { FeedStatus, PostItem } from './post-item.ts';
 
 /** The body of `POST /feeds` as the contract delivers it (defaults applied there). */

@@ -2,7 +2,8 @@ import { forbidden } from '../../errors/app-error.ts';
 import { type Caller, canManageFeed } from '../auth/index.ts';
 import { findTopicsByIds } from '../topics/index.ts';
 import { feedAccess, loadVisibleFeed } from './feed-access.ts';
-import { feedDeletionActions, writeFeedActions } from './feed-repository.ts';
+import { writeFeedActions } from './feed-repository.ts';
+import { feedDeletionActions } from './feed-writes.ts';
 import { sweepFeedChildren } from './sweep-feed-children.ts';
 
 const MAX_ATTEMPTS = 5;

@@ -7,7 +7,8 @@ import { checkPostTopics, findTopicsByIds, getTopicsConfig, type TopicItem } fro
 import { findUserById } from '../users/index.ts';
 import { feedAccess, loadVisibleFeed } from './feed-access.ts';
 import { type FeedResponse, toFeedResponse } from './feed-mapper.ts';
-import { findLikedPostIds, feedUpdateActions, writeFeedActions } from './feed-repository.ts';
+import { findLikedPostIds, writeFeedActions } from './feed-repository.ts';
+import { feedUpdateActions } from './feed-writes.ts';
 import type { FeedStatus, PostItem } from './post-item.ts';
 
 /** The body of `PUT /feeds/{id}`: every field optional; `topics` replaces the assignment. */
