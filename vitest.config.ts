@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
  */
 const GLOBAL_SETUP = './test/support/global-setup.ts';
 const WORKER_ENV = './test/support/worker-env.ts';
+/** API test files that change site-wide settings (see the `api-settings` project). */
+const SETTINGS_TESTS = 'test/api/**/*.settings.test.ts';
 
 export default defineConfig({
   test: {
@@ -33,8 +35,22 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['test/api/**/*.test.ts'],
+          exclude: [SETTINGS_TESTS],
           globalSetup: [GLOBAL_SETUP],
           setupFiles: [WORKER_ENV],
+        },
+      },
+      {
+        // Site-wide settings (topic configuration, disable_global_posts) change what every other request may do,
+        // so the files that change them run after every other file, one at a time, and restore the defaults.
+        extends: true,
+        test: {
+          name: 'api-settings',
+          include: [SETTINGS_TESTS],
+          globalSetup: [GLOBAL_SETUP],
+          setupFiles: [WORKER_ENV],
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -1,4 +1,5 @@
 import type { RouteEntry } from './routes/route.ts';
+import { FEED_ROUTES } from './routes/feeds.ts';
 import { NOTIFICATION_ROUTES } from './routes/notifications.ts';
 import { PLATFORM_ROUTES } from './routes/platform.ts';
 import { TOPIC_ROUTES } from './routes/topics.ts';
@@ -11,7 +12,12 @@ import { TOPIC_ROUTES } from './routes/topics.ts';
  * Adding an endpoint = a contract in shared/contracts, a use case in shared/domain, one line in its domain's
  * route list, tests.
  */
-export const ROUTES: readonly RouteEntry[] = [...PLATFORM_ROUTES, ...NOTIFICATION_ROUTES, ...TOPIC_ROUTES];
+export const ROUTES: readonly RouteEntry[] = [
+  ...PLATFORM_ROUTES,
+  ...NOTIFICATION_ROUTES,
+  ...TOPIC_ROUTES,
+  ...FEED_ROUTES,
+];
 
 export { FALLBACK_ROUTE } from './routes/platform.ts';
 export type { CatalogueRoute, Grants, QueueEntry, RouteEntry } from './routes/route.ts';

@@ -1,4 +1,5 @@
 import type { Operation } from './operation.ts';
+import * as feeds from './feeds.ts';
 import * as notifications from './notifications.ts';
 import * as platform from './platform.ts';
 import * as topics from './topics.ts';
@@ -10,7 +11,7 @@ import * as topics from './topics.ts';
  * Adding a contract module = one line in MODULES. Every export that looks like an operation is registered;
  * helpers (schemas, field builders) are skipped.
  */
-const MODULES: readonly Readonly<Record<string, unknown>>[] = [platform, notifications, topics];
+const MODULES: readonly Readonly<Record<string, unknown>>[] = [platform, notifications, topics, feeds];
 
 export function isOperation(value: unknown): value is Operation {
   if (typeof value !== 'object' || value === null) return false;

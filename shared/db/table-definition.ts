@@ -52,7 +52,8 @@ export const GLOBAL_INDEXES = [
     sortKey: 'gsi3sk',
     patterns: [
       'notifications of a recipient of one type in one read state, newest first',
-      'feeds carrying a topic, newest first (published; the others in a second partition, for topic delete)',
+      'feeds carrying a topic, newest first',
+      'unpublished feeds carrying a topic (found by a topic delete)',
       'user search by lower-cased name prefix (display name, login, e-mail)',
       'media of an uploader by MIME type',
       'comments on the lessons of a course, newest first',

@@ -190,6 +190,7 @@ describe('import validation', () => {
       comments_count: 1,
       // A number set, so a topic delete detaches it with `DELETE topic_ids` (post-item.ts).
       topic_ids: new Set([30]),
+      topic_signature: '30',
       gsi2pk: 'SPACE#20#POSTS',
     });
     expect(table.get('POST#41', 'POST')).not.toHaveProperty('gsi2pk');
@@ -200,10 +201,14 @@ describe('import validation', () => {
       entity: 'user_stats',
       feeds_published: 1,
       'feeds_published_space:20': 1,
+      feeds_published_public: 1,
       comments_published: 1,
       'comments_published_space:20': 1,
     });
     expect(table.get('USER#10', 'NOTIFSTATS')).toMatchObject({ total: 1, unread: 1, 'unread:mention': 1 });
+    // The timeline and topic totals of the feed lists move with the import as with the API.
+    expect(table.get('FEEDS', 'STATS')).toMatchObject({ public: 1 });
+    expect(table.get('TOPIC#30', 'FEEDSTATS')).toMatchObject({ '30|p20': 1, entity: 'topic_feed_stats' });
   });
 });
 

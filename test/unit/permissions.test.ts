@@ -122,6 +122,15 @@ const CALLER_DECISIONS: Record<string, Record<CallerKind, boolean>> = {
     course_creator: false,
     member: false,
   },
+  // Feed lists without a visibility filter, and other members' unpublished feeds: community moderators.
+  canSeeAllFeeds: {
+    host_admin: true,
+    community_admin: true,
+    moderator: true,
+    course_admin: false,
+    course_creator: false,
+    member: false,
+  },
   // GET /admin/general: community-admin permission or host super admin.
   canReadGeneralSettings: {
     host_admin: true,
@@ -163,6 +172,33 @@ const OWNER_DECISIONS: Record<string, (who: CallerKind, own: boolean) => boolean
 
 const VISIBILITIES: readonly SpaceVisibility[] = ['everybody', 'logged_in', 'admin_only'];
 
+// ---- Feed decisions (decisions.md "Topics and feeds"): (caller, membership, feed or space) -------------------------
+
+/** Members of a space: active members in any role, global admins and global moderators. */
+const isMemberOf = (who: CallerKind, member: MembershipKind) =>
+  isGlobalAdmin(who) || who === 'moderator' || isActiveRole(member);
+/** Moderators of a space: its admins and moderators, global admins and global moderators. */
+const moderates = (who: CallerKind, member: MembershipKind) =>
+  isGlobalAdmin(who) || who === 'moderator' || member === 'admin' || member === 'moderator';
+
+const FEED_VARIANTS = [
+  { own: true, published: true, visibility: 'public' },
+  { own: false, published: true, visibility: 'public' },
+  { own: false, published: true, visibility: 'members' },
+  { own: true, published: true, visibility: 'members' },
+  { own: true, published: false, visibility: 'public' },
+  { own: false, published: false, visibility: 'public' },
+  { own: false, published: false, visibility: 'members' },
+] as const;
+
+const expectedCanSeeFeed = (who: CallerKind, member: MembershipKind, feed: (typeof FEED_VARIANTS)[number]) =>
+  (feed.visibility === 'public' || isMemberOf(who, member)) &&
+  (feed.published || feed.own || moderates(who, member));
+const expectedCanManageFeed = (who: CallerKind, member: MembershipKind, own: boolean) =>
+  own || moderates(who, member);
+const expectedCanPostInSpace = (who: CallerKind, member: MembershipKind, restricted: boolean) =>
+  isMemberOf(who, member) && (!restricted || moderates(who, member));
+
 /** `user_space_visibility`: only `admin_only` restricts, to the owner and community moderators. */
 const expectedCanViewProfileSpaces = (who: CallerKind, own: boolean, visibility: SpaceVisibility) =>
   visibility !== 'admin_only' || own || isGlobalAdmin(who) || who === 'moderator';
@@ -181,6 +217,9 @@ describe('permission matrix', () => {
       ...Object.keys(SPACE_DECISIONS),
       ...Object.keys(OWNER_DECISIONS),
       'canViewProfileSpaces',
+      'canSeeFeed',
+      'canManageFeed',
+      'canPostInSpace',
     ].sort();
     expect(exported).toEqual(tested);
   });
@@ -227,6 +266,40 @@ describe('permission matrix', () => {
       expect(permissions.canViewProfileSpaces(caller(who), own ? CALLER_ID : OTHER_ID, visibility)).toBe(
         expected,
       );
+    });
+  });
+
+  describe('feeds', () => {
+    const pairs = CALLER_KINDS.flatMap((who) => MEMBERSHIP_KINDS.map((member) => [who, member] as const));
+    const access = (feed: (typeof FEED_VARIANTS)[number]) => ({
+      authorId: feed.own ? CALLER_ID : OTHER_ID,
+      published: feed.published,
+      visibility: feed.visibility,
+    });
+
+    it.each(pairs)('canSeeFeed: %s with membership %s, every kind of feed', (who, member) => {
+      for (const feed of FEED_VARIANTS) {
+        expect(
+          permissions.canSeeFeed(caller(who), access(feed), membership(member)),
+          JSON.stringify(feed),
+        ).toBe(expectedCanSeeFeed(who, member, feed));
+      }
+    });
+
+    it.each(pairs)('canManageFeed: %s with membership %s, own feed or not', (who, member) => {
+      for (const feed of FEED_VARIANTS) {
+        expect(permissions.canManageFeed(caller(who), access(feed), membership(member))).toBe(
+          expectedCanManageFeed(who, member, feed.own),
+        );
+      }
+    });
+
+    it.each(pairs)('canPostInSpace: %s with membership %s, restricted or not', (who, member) => {
+      for (const restricted of [false, true]) {
+        expect(
+          permissions.canPostInSpace(caller(who), { restrictedPostOnly: restricted }, membership(member)),
+        ).toBe(expectedCanPostInSpace(who, member, restricted));
+      }
     });
   });
 

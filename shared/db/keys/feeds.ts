@@ -37,8 +37,35 @@ export const postComments = (postId: number): Partition => indexPartition('GSI2'
 export const courseComments = (courseId: number): Partition =>
   indexPartition('GSI3', `COURSE#${courseId}#COMMENTS`);
 
-/** One user's reaction on a post or a comment, in the object's partition. */
-export const reactionKey = (objectType: 'post' | 'comment', objectId: number, userId: number): ItemKey => ({
-  pk: `${objectType === 'post' ? 'POST' : 'COMMENT'}#${objectId}`,
+/** One user's reaction on a post, in the post's partition (one per user: the key is the uniqueness guard). */
+export const postReactionKey = (postId: number, userId: number): ItemKey => ({
+  pk: `POST#${postId}`,
   sk: `REACTION#${pad(userId)}`,
+});
+/** The reactions on one post (deleting the post removes them). */
+export const postReactions = (postId: number): Partition => tablePartition(`POST#${postId}`, 'REACTION#');
+/** One user's reaction on a comment, in the comment's partition. */
+export const commentReactionKey = (commentId: number, userId: number): ItemKey => ({
+  pk: `COMMENT#${commentId}`,
+  sk: `REACTION#${pad(userId)}`,
+});
+/** The reactions on one comment. */
+export const commentReactions = (commentId: number): Partition =>
+  tablePartition(`COMMENT#${commentId}`, 'REACTION#');
+
+/**
+ * Published-feed totals of the unfiltered timeline, maintained in the transaction of every feed write that changes
+ * them: `public` (global feeds and feeds of public spaces) and `members:<spaceId>` per private or secret space.
+ */
+export const feedStatsKey = (): ItemKey => ({ pk: 'FEEDS', sk: 'STATS' });
+
+/**
+ * Published-feed totals of `GET /feeds?topics=`, one item per topic: one counter per (topic set, visibility) pair,
+ * named `<sorted topic ids joined by .>|<p|m><spaceId>` (p: visible to everyone, m: members of that space only;
+ * space 0 is the global feed). A feed adds 1 to its own pair on the item of each of its topics, so a filter on
+ * several topics sums each distinct pair once: an exact union count read in one BatchGetItem.
+ */
+export const topicFeedStatsKey = (topicId: number): ItemKey => ({
+  pk: `TOPIC#${topicId}`,
+  sk: 'FEEDSTATS',
 });

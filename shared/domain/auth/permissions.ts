@@ -92,3 +92,51 @@ export const canViewProfileSpaces = (
   profileUserId: number,
   visibility: SpaceVisibility,
 ): boolean => visibility !== 'admin_only' || isOwnerOrModerator(caller, profileUserId);
+
+// ---- Feeds (decisions.md "Topics and feeds") -------------------------------------------------------------------
+
+/** What the posting rule needs of a space: whether only its admins and moderators post (`restricted_post_only`). */
+export interface FeedSpace {
+  readonly restrictedPostOnly: boolean;
+}
+
+/** What the feed rules need of a feed. */
+export interface FeedAccess {
+  readonly authorId: number;
+  readonly published: boolean;
+  /** `members`: a private or secret space's feed. */
+  readonly visibility: 'public' | 'members';
+}
+
+/**
+ * Posting into a space: an active member (global admins and moderators count as members everywhere), and in a
+ * `restricted_post_only` space only its admins and moderators. Anyone may post to the global feed (no space).
+ */
+export const canPostInSpace = (
+  caller: Caller,
+  space: FeedSpace,
+  membership: Membership | undefined,
+): boolean =>
+  isSpaceMember(caller, membership) && (!space.restrictedPostOnly || isSpaceModerator(caller, membership));
+
+/**
+ * Seeing a feed: a private or secret space's feeds only for its members; a feed that is not published only for
+ * its author and for moderators (community moderators, or the space's admins and moderators).
+ */
+export function canSeeFeed(caller: Caller, feed: FeedAccess, membership: Membership | undefined): boolean {
+  if (feed.visibility === 'members' && !isSpaceMember(caller, membership)) return false;
+  return feed.published || isOwner(caller, feed.authorId) || isSpaceModerator(caller, membership);
+}
+
+/** Editing or deleting a feed: its author, a moderator of its space, or a community moderator. */
+export const canManageFeed = (
+  caller: Caller,
+  feed: FeedAccess,
+  membership: Membership | undefined,
+): boolean => isOwner(caller, feed.authorId) || isSpaceModerator(caller, membership);
+
+/**
+ * Listing the feeds of every space without a visibility filter, or another user's unpublished feeds: community
+ * moderators (global admins act as members of every space).
+ */
+export const canSeeAllFeeds = (caller: Caller): boolean => isCommunityModerator(caller);

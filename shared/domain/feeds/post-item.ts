@@ -41,6 +41,12 @@ export const PostItemSchema = v.object({
     v.optional(v.union([v.array(integer), v.set(integer)]), []),
     v.transform((ids) => [...ids].sort((a, b) => a - b)),
   ),
+  /**
+   * The topics this feed is counted under in the topic feed totals (`topicFeedStatsKey`), as sorted ids joined by
+   * `.`: written by `storedPost` from `topic_ids` while the feed is published. A topic delete removes the id from
+   * `topic_ids` but not from here, so a later update or delete takes back exactly what was counted.
+   */
+  topic_signature: v.optional(v.string()),
   comments_count: integer,
   reactions_count: integer,
   media: v.array(v.object({ type: v.string(), url: v.string() })),
@@ -57,18 +63,35 @@ export type PostItem = v.InferOutput<typeof PostItemSchema>;
  * not feeds: they live in the course's lesson order rows and never enter the space or timeline lists.
  */
 export function storedPost(post: PostItem) {
-  const listed = post.status === 'published' && post.type !== 'course_lesson';
+  const listed = isListedFeed(post);
   const sort = timeSort(post.created_at, post.id);
-  const { topic_ids: topicIds, ...attributes } = post;
+  const { topic_ids: topicIds, topic_signature: _counted, ...attributes } = post;
+  const signature = listed ? topicSignature(topicIds) : undefined;
   return {
     ...postKey(post.id),
     entity: post.type === 'course_lesson' ? 'lesson' : 'post',
     ...attributes,
     ...(topicIds.length > 0 ? { topic_ids: new Set(topicIds) } : {}),
+    ...(signature ? { topic_signature: signature } : {}),
     ...indexEntry(authorPosts(post.user_id), sort),
     ...(listed ? indexEntry(spacePosts(post.space_id), sort) : {}),
     ...(listed ? indexEntry(postTimeline(), sort) : {}),
   };
+}
+
+/** A published feed (not a lesson): listed by space and on the timeline, and counted in every feed total. */
+export const isListedFeed = (post: Pick<PostItem, 'status' | 'type'>): boolean =>
+  post.status === 'published' && post.type !== 'course_lesson';
+
+/** Sorted, deduplicated ids joined by `.`; undefined for none. */
+export function topicSignature(topicIds: readonly number[]): string | undefined {
+  const ids = [...new Set(topicIds)].sort((a, b) => a - b);
+  return ids.length > 0 ? ids.join('.') : undefined;
+}
+
+/** The topic ids a stored feed is counted under in the topic feed totals (see `topic_signature`). */
+export function countedTopicIds(post: Pick<PostItem, 'topic_signature'>): number[] {
+  return post.topic_signature ? post.topic_signature.split('.').map(Number) : [];
 }
 
 /**
@@ -85,8 +108,18 @@ export function storedPostTopicLink(post: PostItem, topicId: number) {
     space_visibility: post.space_visibility,
     created_at: post.created_at,
     ...indexEntry(
-      post.status === 'published' ? topicPosts(topicId) : topicUnlistedPosts(topicId),
+      isListedFeed(post) ? topicPosts(topicId) : topicUnlistedPosts(topicId),
       timeSort(post.created_at, post.id),
     ),
   };
 }
+
+/** A feed ↔ topic link as read from a topic's list (`GET /feeds?topics=`). */
+export const PostTopicLinkSchema = v.object({
+  post_id: integer,
+  topic_id: integer,
+  space_id: v.nullable(integer),
+  space_visibility: v.picklist(FEED_VISIBILITIES),
+  created_at: v.string(),
+});
+export type PostTopicLink = v.InferOutput<typeof PostTopicLinkSchema>;

@@ -1,7 +1,9 @@
 /** The spaces domain's public surface: what other domains may use (README, import rules). */
 export * from './space-item.ts';
 export {
+  findActiveMembershipSpaceIds,
   findMembership,
+  findMembershipsOfUsers,
   findMemberships,
   findSpaceById,
   findSpaceStats,

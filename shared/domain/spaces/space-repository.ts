@@ -1,5 +1,5 @@
-import { membershipKey, spaceKey, spaceStatsKey } from '../../db/keys/spaces.ts';
-import { batchGetItems, getItem } from '../../db/reads.ts';
+import { membershipKey, spaceKey, spaceStatsKey, userMemberships } from '../../db/keys/spaces.ts';
+import { batchGetItems, getItem, queryAll } from '../../db/reads.ts';
 import * as v from 'valibot';
 import { type MembershipItem, MembershipItemSchema, type SpaceItem, SpaceItemSchema } from './space-item.ts';
 
@@ -34,6 +34,29 @@ export async function findMemberships(
   const keys = [...new Set(spaceIds)].map((spaceId) => membershipKey(spaceId, userId));
   const memberships = await batchGetItems(keys, MembershipItemSchema);
   return new Map(memberships.map((membership) => [membership.space_id, membership]));
+}
+
+/**
+ * The ids of the spaces and courses a user actively belongs to (Query of the sparse membership index, every
+ * page): O(the user's memberships), whatever the size of the spaces. Feed lists use it to decide visibility.
+ */
+export async function findActiveMembershipSpaceIds(userId: number): Promise<number[]> {
+  const ids: number[] = [];
+  for await (const batch of queryAll(userMemberships(userId), MembershipItemSchema, { pageSize: 500 })) {
+    for (const membership of batch) if (membership.status === 'active') ids.push(membership.space_id);
+  }
+  return ids;
+}
+
+/** Many users' memberships of one space in one BatchGetItem (who of the mentioned users may see a feed). */
+export async function findMembershipsOfUsers(
+  spaceId: number,
+  userIds: readonly number[],
+): Promise<Map<number, MembershipItem>> {
+  if (userIds.length === 0) return new Map();
+  const keys = [...new Set(userIds)].map((userId) => membershipKey(spaceId, userId));
+  const memberships = await batchGetItems(keys, MembershipItemSchema);
+  return new Map(memberships.map((membership) => [membership.user_id, membership]));
 }
 
 /** The counters on a space's stats item (members_count, posts_count; courses add theirs), 0 when absent. */

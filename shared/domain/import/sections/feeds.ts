@@ -1,7 +1,5 @@
-import { spaceStatsKey } from '../../../db/keys/spaces.ts';
 import { topicKey } from '../../../db/keys/topics.ts';
-import { userStatsKey } from '../../../db/keys/users.ts';
-import { type PostItem, storedPost, storedPostTopicLink } from '../../feeds/index.ts';
+import { feedAggregates, type PostItem, storedPost, storedPostTopicLink } from '../../feeds/index.ts';
 import { spaceVisibility } from '../../spaces/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
 import { slugify } from '../../topics/index.ts';
@@ -11,8 +9,9 @@ import { ReferenceScope } from '../reference-scope.ts';
 import { defineSection } from './section.ts';
 
 /**
- * `feeds`: each feed with its topic links. A published one counts on its space's `posts_count`, each of its topics'
- * `posts_count` and its author's stats, in the same transaction. `comments_count` starts at 0 and moves with each
+ * `feeds`: each feed with its topic links. A published one counts on each of its topics' `posts_count`, and every
+ * feed moves the feed lists' aggregates as the API's writes do (author, space, timeline, topic sets), in the same
+ * transaction. `comments_count` starts at 0 and moves with each
  * published comment. Feeds take `post` ids after the lessons.
  */
 export const feedsSection = defineSection({
@@ -61,17 +60,17 @@ export const feedsSection = defineSection({
         updated_at: createdAt,
       };
       context.posts.set(id, post);
-      const counts: PlannedCount[] =
-        post.status === 'published'
-          ? [
-              ...topicIds.map((topicId) => ({ key: topicKey(topicId), deltas: { posts_count: 1 } })),
-              ...(spaceId === null ? [] : [{ key: spaceStatsKey(spaceId), deltas: { posts_count: 1 } }]),
-              {
-                key: userStatsKey(userId),
-                deltas: { feeds_published: 1, [`feeds_published_space:${spaceId ?? 0}`]: 1 },
-              },
-            ]
-          : [];
+      // The feed's counters exactly as the feed write path moves them (feedAggregates); the file's topics are
+      // new, so their feed-list counters item is created by the import (declared, deleted on rollback).
+      const counts: PlannedCount[] = [
+        ...(post.status === 'published'
+          ? topicIds.map((topicId) => ({ key: topicKey(topicId), deltas: { posts_count: 1 } }))
+          : []),
+        ...feedAggregates(post).map((aggregate) => {
+          if (aggregate.kind === 'topic') context.plan.aggregate(aggregate.key, aggregate.identity);
+          return { key: aggregate.key, deltas: aggregate.deltas };
+        }),
+      ];
       context.plan.unit(
         itemName('feeds', i, feed.ref),
         [

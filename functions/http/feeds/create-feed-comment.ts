@@ -1,0 +1,7 @@
+import { createFeedComment as contract } from '../../../shared/contracts/feeds.ts';
+import { createComment } from '../../../shared/domain/feeds/create-comment.ts';
+import { httpHandler } from '../../../shared/http/handler.ts';
+
+export const handler = httpHandler(contract, ({ params, body }, ctx) =>
+  createComment(ctx.caller, params.feed_id, body),
+);

@@ -1,0 +1,7 @@
+import { reactToFeed as contract } from '../../../shared/contracts/feeds.ts';
+import { reactToFeed } from '../../../shared/domain/feeds/react-to-feed.ts';
+import { httpHandler } from '../../../shared/http/handler.ts';
+
+export const handler = httpHandler(contract, ({ params, body }, ctx) =>
+  reactToFeed(ctx.caller, params.feed_id, body),
+);

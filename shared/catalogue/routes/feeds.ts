@@ -1,0 +1,73 @@
+import type { CatalogueRoute } from './route.ts';
+
+/**
+ * Feeds, comments and reactions. Routes whose use case emits notifications (mentions, comments, likes) send to the
+ * `mail` queue; lists read the cursor key (the page reader seals a next-page cursor whenever more items follow,
+ * even where paginator C does not show it).
+ */
+export const FEED_ROUTES = [
+  {
+    operationId: 'listFeeds',
+    method: 'GET',
+    path: '/feeds',
+    access: 'authenticated',
+    entry: 'functions/http/feeds/list-feeds.ts',
+    grants: { table: 'read', secrets: ['cursorKey'] },
+  },
+  {
+    operationId: 'createFeed',
+    method: 'POST',
+    path: '/feeds',
+    access: 'authenticated',
+    entry: 'functions/http/feeds/create-feed.ts',
+    grants: { table: 'readWrite', sendTo: ['mail'] },
+  },
+  {
+    operationId: 'getFeed',
+    method: 'GET',
+    path: '/feeds/{feed_id}',
+    access: 'authenticated',
+    entry: 'functions/http/feeds/get-feed.ts',
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'updateFeed',
+    method: 'PUT',
+    path: '/feeds/{feed_id}',
+    access: 'authenticated',
+    entry: 'functions/http/feeds/update-feed.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'deleteFeed',
+    method: 'DELETE',
+    path: '/feeds/{feed_id}',
+    access: 'authenticated',
+    entry: 'functions/http/feeds/delete-feed.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'listFeedComments',
+    method: 'GET',
+    path: '/feeds/{feed_id}/comments',
+    access: 'authenticated',
+    entry: 'functions/http/feeds/list-feed-comments.ts',
+    grants: { table: 'read', secrets: ['cursorKey'] },
+  },
+  {
+    operationId: 'createFeedComment',
+    method: 'POST',
+    path: '/feeds/{feed_id}/comments',
+    access: 'authenticated',
+    entry: 'functions/http/feeds/create-feed-comment.ts',
+    grants: { table: 'readWrite', sendTo: ['mail'] },
+  },
+  {
+    operationId: 'reactToFeed',
+    method: 'POST',
+    path: '/feeds/{feed_id}/react',
+    access: 'authenticated',
+    entry: 'functions/http/feeds/react-to-feed.ts',
+    grants: { table: 'readWrite', sendTo: ['mail'] },
+  },
+] as const satisfies readonly CatalogueRoute[];

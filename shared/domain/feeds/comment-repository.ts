@@ -1,0 +1,144 @@
+import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
+import {
+  commentKey,
+  commentReactionKey,
+  commentReactions,
+  postComments,
+  postKey,
+} from '../../db/keys/feeds.ts';
+import { userStatsKey } from '../../db/keys/users.ts';
+import { type PageResult, queryPage } from '../../db/query-page.ts';
+import { batchGetItems, getItem, queryItems } from '../../db/reads.ts';
+import {
+  conditionCheckAction,
+  deleteAction,
+  putAction,
+  type TransactAction,
+  type TransactOutcome,
+  transactWriteIfConditionsHold,
+  updateAction,
+} from '../../db/transact.ts';
+import { type CommentItem, CommentItemSchema, storedComment } from './comment-item.ts';
+import { ReactionItemSchema } from './reaction-item.ts';
+
+/** Comments of feeds, one function per access pattern (ACCESS_PATTERNS.md, "… comments, reactions"). */
+
+export function findCommentById(commentId: number): Promise<CommentItem | undefined> {
+  return getItem(commentKey(commentId), CommentItemSchema);
+}
+
+/** The author's counters one comment contributes to (only published comments are counted). */
+const commentCounts = (comment: Pick<CommentItem, 'status' | 'space_id'>): Record<string, number> =>
+  comment.status === 'published'
+    ? { comments_published: 1, [`comments_published_space:${comment.space_id ?? 0}`]: 1 }
+    : {};
+
+/**
+ * Creating a published comment: the comment (G1 author, G2 feed), the feed's `comments_count` (published comments)
+ * on the condition that the feed still exists, the author's counters, and for a reply the condition that the parent
+ * still exists. Action 1 is the feed, action 3 (when present) the parent.
+ */
+export function commentCreationActions(comment: CommentItem): TransactAction[] {
+  if (comment.status !== 'published') throw new Error('Only published comments are created here');
+  const actions: TransactAction[] = [
+    putAction(storedComment(comment), { ifAbsent: true }),
+    updateAction(postKey(comment.post_id), {
+      UpdateExpression: 'ADD comments_count :one',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
+    counterUpdate(userStatsKey(comment.user_id), commentCounts(comment)),
+  ];
+  if (comment.parent_id !== null) {
+    actions.push(
+      conditionCheckAction(commentKey(comment.parent_id), { ConditionExpression: 'attribute_exists(pk)' }),
+    );
+  }
+  return actions;
+}
+
+export function writeCommentActions(actions: readonly TransactAction[]): Promise<TransactOutcome> {
+  return transactWriteIfConditionsHold(actions);
+}
+
+/** One page of a feed's published comments, oldest first (G2), with the cursor to the next page. */
+export function queryFeedCommentPage(query: {
+  postId: number;
+  page: number;
+  perPage: number;
+  cursor?: string | undefined;
+  total: number;
+}): Promise<PageResult<CommentItem>> {
+  return queryPage({
+    partition: postComments(query.postId),
+    schema: CommentItemSchema,
+    ascending: true,
+    page: query.page,
+    perPage: query.perPage,
+    cursor: query.cursor,
+    total: query.total,
+    filter: {
+      expression: '#status = :published',
+      names: { '#status': 'status' },
+      values: { ':published': 'published' },
+    },
+  });
+}
+
+/** Which of these comments the user has liked (one BatchGetItem of their reaction keys). */
+export async function findLikedCommentIds(
+  commentIds: readonly number[],
+  userId: number,
+): Promise<Set<number>> {
+  if (commentIds.length === 0) return new Set();
+  const reactions = await batchGetItems(
+    commentIds.map((commentId) => commentReactionKey(commentId, userId)),
+    ReactionItemSchema,
+  );
+  return new Set(reactions.map((reaction) => reaction.object_id));
+}
+
+// ---- Sweeps after a feed is deleted ------------------------------------------------------------------------------
+
+/** Up to `limit` comments of a feed (any status), from the feed's comment index. */
+export const findFeedCommentBatch = (postId: number, limit: number) =>
+  queryItems(postComments(postId), CommentItemSchema, { limit });
+
+/** Up to `limit` reactions on a comment, read consistently from the comment's partition. */
+export const findCommentReactionBatch = (commentId: number, limit: number) =>
+  queryItems(commentReactions(commentId), ReactionItemSchema, { consistent: true, limit });
+
+/**
+ * Deletes comments whose feed is gone with their authors' counters, in one transaction (≤ 25 comments: one delete
+ * each plus one counter update per author). Each delete is conditioned on the comment still existing, so a
+ * comment the index still lists after it was deleted is never subtracted twice; answers the ids that were gone.
+ */
+export async function deleteOrphanComments(comments: readonly CommentItem[]): Promise<Set<number>> {
+  let pending = [...comments];
+  const gone = new Set<number>();
+  while (pending.length > 0) {
+    const byAuthor = new Map<number, CounterDeltas>();
+    for (const comment of pending) {
+      const deltas = byAuthor.get(comment.user_id) ?? new CounterDeltas();
+      byAuthor.set(comment.user_id, deltas);
+      for (const [name, amount] of Object.entries(commentCounts(comment))) deltas.add(name, -amount);
+    }
+    const actions: TransactAction[] = [
+      ...pending.map((comment) =>
+        deleteAction(commentKey(comment.id), { ConditionExpression: 'attribute_exists(pk)' }),
+      ),
+      ...[...byAuthor]
+        .filter(([, deltas]) => !deltas.isEmpty)
+        .map(([userId, deltas]) => counterUpdate(userStatsKey(userId), deltas)),
+    ];
+    const outcome = await transactWriteIfConditionsHold(actions);
+    if (outcome.written) return gone;
+    const failed = outcome.failed.filter((index) => index < pending.length);
+    if (failed.length !== outcome.failed.length || failed.length === 0) {
+      throw new Error('Comment counters disagree with the comments (a decrement below zero was refused)');
+    }
+    for (const index of failed) gone.add((pending[index] as CommentItem).id);
+    pending = pending.filter((_, index) => !failed.includes(index));
+  }
+  return gone;
+}

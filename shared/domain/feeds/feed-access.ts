@@ -1,0 +1,50 @@
+import { type Caller, canSeeFeed, type FeedAccess, type FeedSpace } from '../auth/index.ts';
+import { findMembership, type MembershipItem, type SpaceItem } from '../spaces/index.ts';
+import type { UserItem } from '../users/index.ts';
+import { feedNotFound } from './feed-errors.ts';
+import { findPostById } from './feed-repository.ts';
+import type { PostItem } from './post-item.ts';
+
+/** The permission module's view of a feed. */
+export const feedAccess = (post: PostItem): FeedAccess => ({
+  authorId: post.user_id,
+  published: post.status === 'published',
+  visibility: post.space_visibility,
+});
+
+/** The permission module's view of a space. */
+export const feedSpace = (space: SpaceItem): FeedSpace => ({
+  restrictedPostOnly: space.settings.restricted_post_only === 'yes',
+});
+
+/** A user as a caller, to decide what a notification recipient may see. */
+export const callerOf = (user: UserItem): Caller => ({
+  id: user.id,
+  username: user.username,
+  hostRole: user.host_role,
+  communityRoles: user.community_roles,
+  status: user.status,
+});
+
+export interface VisibleFeed {
+  readonly post: PostItem;
+  /** The caller's membership of the feed's space (undefined for the global feed or a non-member). */
+  readonly membership: MembershipItem | undefined;
+}
+
+/**
+ * A feed the caller may see, with the caller's membership of its space; 404 `not_found` when it does not exist, is
+ * not a feed (lessons are posts too), or is hidden from the caller (members-only space, or unpublished and the
+ * caller neither its author nor a moderator). `consistent` for reads a write decides on.
+ */
+export async function loadVisibleFeed(
+  caller: Caller,
+  feedId: number,
+  options: { consistent?: boolean } = {},
+): Promise<VisibleFeed> {
+  const post = await findPostById(feedId, options);
+  if (post?.type !== 'text') throw feedNotFound();
+  const membership = post.space_id === null ? undefined : await findMembership(post.space_id, caller.id);
+  if (!canSeeFeed(caller, feedAccess(post), membership)) throw feedNotFound();
+  return { post, membership };
+}

@@ -1,0 +1,149 @@
+import { logger } from '../../observability/logger.ts';
+import { type Caller, canSeeFeed } from '../auth/index.ts';
+import { emitNotification, emitNotifications, type NotificationEvent } from '../notifications/index.ts';
+import { findMembershipsOfUsers } from '../spaces/index.ts';
+import { findUserIdByUsername, findUserById, findUsersByIds } from '../users/index.ts';
+import { callerOf, feedAccess } from './feed-access.ts';
+import type { PostItem } from './post-item.ts';
+
+/**
+ * Notifications of feed activity (decisions.md "Notifications", emission), through the notifications domain:
+ * `new_comment` to the feed author, `new_reply` to the parent comment's author, `new_reaction` to the liked
+ * content's author, `mention` to mentioned users who can see the content; never to the actor, and one notification
+ * per person per action (a feed author who is also the replied-to author gets `new_reply` only; someone already
+ * notified of the comment is not notified of a mention in it).
+ *
+ * Emission runs after the write it reports; a failure is logged and never fails that write's request.
+ */
+
+/** At most this many mentions of one message are resolved (a bounded number of reads per write). */
+const MAX_MENTIONS = 20;
+const EXCERPT_LENGTH = 140;
+
+const excerpt = (text: string) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH - 1)}…` : flat;
+};
+
+const feedUrl = (post: Pick<PostItem, 'id'>) => `/feeds/${post.id}`;
+
+async function actorName(actor: Caller): Promise<string> {
+  const user = await findUserById(actor.id);
+  return user?.display_name || actor.username;
+}
+
+async function safely(what: string, send: () => Promise<unknown>): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    logger.error('could not emit notifications', { what, error });
+  }
+}
+
+/**
+ * The ids of the mentioned users who may see the feed (members of its space when it is members-only; global admins
+ * and moderators everywhere), the actor and `excluded` left out.
+ */
+async function mentionRecipients(
+  post: PostItem,
+  usernames: readonly string[],
+  excluded: ReadonlySet<number>,
+): Promise<number[]> {
+  const ids = await Promise.all(usernames.slice(0, MAX_MENTIONS).map((name) => findUserIdByUsername(name)));
+  const candidates = [...new Set(ids.filter((id): id is number => id !== undefined && !excluded.has(id)))];
+  if (candidates.length === 0) return [];
+  const [users, memberships] = await Promise.all([
+    findUsersByIds(candidates),
+    post.space_id === null ? new Map() : findMembershipsOfUsers(post.space_id, candidates),
+  ]);
+  return candidates.filter((id) => {
+    const user = users.get(id);
+    return user !== undefined && canSeeFeed(callerOf(user), feedAccess(post), memberships.get(id));
+  });
+}
+
+/** A new published feed: `mention` to the mentioned users who can see it. */
+export function notifyFeedMentions(
+  actor: Caller,
+  post: PostItem,
+  mentions: readonly string[],
+): Promise<void> {
+  if (post.status !== 'published' || mentions.length === 0) return Promise.resolve();
+  return safely('feed mentions', async () => {
+    const recipients = await mentionRecipients(post, mentions, new Set([actor.id]));
+    if (recipients.length === 0) return;
+    const name = await actorName(actor);
+    await emitNotifications(recipients, {
+      type: 'mention',
+      actorId: actor.id,
+      title: `${name} mentioned you in a post`,
+      message: excerpt(post.title || post.message),
+      actionUrl: feedUrl(post),
+      objectId: post.id,
+      objectType: 'feed',
+    });
+  });
+}
+
+/** A new comment: `new_reply` to the parent's author, `new_comment` to the feed author, `mention` to the rest. */
+export function notifyComment(
+  actor: Caller,
+  post: PostItem,
+  comment: { id: number; message: string; parentAuthorId: number | null },
+  mentions: readonly string[],
+): Promise<void> {
+  return safely('comment', async () => {
+    const name = await actorName(actor);
+    const event = (type: NotificationEvent['type'], title: string): NotificationEvent => ({
+      type,
+      actorId: actor.id,
+      title,
+      message: excerpt(comment.message),
+      actionUrl: `${feedUrl(post)}?comment_id=${comment.id}`,
+      objectId: comment.id,
+      objectType: 'comment',
+    });
+    const notified = new Set([actor.id]);
+    if (comment.parentAuthorId !== null && !notified.has(comment.parentAuthorId)) {
+      notified.add(comment.parentAuthorId);
+      await emitNotification({
+        ...event('new_reply', `${name} replied to your comment`),
+        recipientId: comment.parentAuthorId,
+      });
+    }
+    if (!notified.has(post.user_id)) {
+      notified.add(post.user_id);
+      await emitNotification({
+        ...event('new_comment', `${name} commented on your post`),
+        recipientId: post.user_id,
+      });
+    }
+    const mentioned = await mentionRecipients(post, mentions, notified);
+    if (mentioned.length > 0) {
+      await emitNotifications(mentioned, event('mention', `${name} mentioned you in a comment`));
+    }
+  });
+}
+
+/** A new like: `new_reaction` to the author of the liked feed or comment. */
+export function notifyReaction(
+  actor: Caller,
+  post: PostItem,
+  target: { objectType: 'feed' | 'comment'; objectId: number; authorId: number; text: string },
+): Promise<void> {
+  if (target.authorId === actor.id) return Promise.resolve();
+  return safely('reaction', async () => {
+    const name = await actorName(actor);
+    await emitNotification({
+      type: 'new_reaction',
+      actorId: actor.id,
+      recipientId: target.authorId,
+      title: `${name} liked your ${target.objectType === 'feed' ? 'post' : 'comment'}`,
+      message: excerpt(target.text),
+      actionUrl:
+        target.objectType === 'feed' ? feedUrl(post) : `${feedUrl(post)}?comment_id=${target.objectId}`,
+      objectId: target.objectId,
+      objectType: target.objectType,
+    });
+  });
+}

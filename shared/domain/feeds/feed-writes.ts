@@ -1,0 +1,164 @@
+import { counterUpdate } from '../../db/counters.ts';
+import { postKey, postTopicKey } from '../../db/keys/feeds.ts';
+import { topicKey } from '../../db/keys/topics.ts';
+import {
+  conditionCheckAction,
+  deleteAction,
+  putAction,
+  type TransactAction,
+  updateAction,
+} from '../../db/transact.ts';
+import { topicPostsCountAction } from '../topics/index.ts';
+import { feedAggregateChanges } from './feed-aggregates.ts';
+import { type PostItem, storedPost, storedPostTopicLink } from './post-item.ts';
+
+/**
+ * The transaction actions of the feed writes (ACCESS_PATTERNS.md, "Topics on feeds…"): the feed, its topic links,
+ * its topics' `posts_count` and every aggregate it counts in, all in one TransactWriteItems that
+ * `writeFeedActions` (feed-repository.ts) sends.
+ */
+
+/**
+ * The topic actions of replacing `before` with `after`: each topic's `posts_count` (published feeds carrying it)
+ * moves by the net change, for the topics that still exist; a topic newly given to a feed that is not counted is
+ * checked to exist, so a link is never written for a topic deleted meanwhile (its delete would not find it).
+ */
+function topicActions(
+  before: PostItem | undefined,
+  after: PostItem | undefined,
+  existingTopicIds: ReadonlySet<number>,
+): TransactAction[] {
+  const counted = (post: PostItem | undefined) => (post && post.status === 'published' ? post.topic_ids : []);
+  const net = new Map<number, number>();
+  for (const id of counted(before)) net.set(id, (net.get(id) ?? 0) - 1);
+  for (const id of counted(after)) net.set(id, (net.get(id) ?? 0) + 1);
+  const counts = [...net]
+    .filter(([id, delta]) => delta !== 0 && existingTopicIds.has(id))
+    .map(([id, delta]) => topicPostsCountAction(id, delta as 1 | -1));
+  const previous = new Set(before?.topic_ids ?? []);
+  const guards =
+    after && after.status !== 'published'
+      ? after.topic_ids
+          .filter((id) => !previous.has(id))
+          .map((id) => conditionCheckAction(topicKey(id), { ConditionExpression: 'attribute_exists(pk)' }))
+      : [];
+  return [...counts, ...guards];
+}
+
+const counterActions = (before: PostItem | undefined, after: PostItem | undefined) =>
+  feedAggregateChanges(before, after).map((change) => counterUpdate(change.key, change.deltas));
+
+/**
+ * Creating a feed: the post (G1 author, and while published G2 space and G3 timeline), one link per topic, each
+ * topic's `posts_count` (which refuses a deleted topic), and every aggregate. Action 0 is the post; the topic
+ * count actions follow the links, so a cancelled write names what failed.
+ */
+export function feedCreationActions(post: PostItem): TransactAction[] {
+  return [
+    putAction(storedPost(post), { ifAbsent: true }),
+    ...post.topic_ids.map((topicId) => putAction(storedPostTopicLink(post, topicId))),
+    ...topicActions(undefined, post, new Set(post.topic_ids)),
+    ...counterActions(undefined, post),
+  ];
+}
+
+/** Attributes an update never writes whole: keys, counters other requests move, and the topic set (see below). */
+const NOT_REWRITTEN = new Set(['pk', 'sk', 'comments_count', 'reactions_count', 'topic_ids']);
+/** Index and derived attributes a state may lack: removed when the new state does not carry them. */
+const REMOVABLE = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'topic_signature'];
+
+/**
+ * Replacing a feed's state `before` (as read, consistently) with `after`. The post is updated attribute by
+ * attribute (never `comments_count` and `reactions_count`, which comments and likes move concurrently) on the
+ * condition that it is still the state read (`updated_at`), so two updates cannot both apply to one state.
+ * `topic_ids` is rewritten only when the topics changed, so a topic detached meanwhile is never put back.
+ * Links: removed topics' links go, added topics' links come, kept ones are re-listed when the status moves the
+ * feed in or out of the published lists (only for topics that still exist, on the condition that the link does).
+ * Action 0 is the post.
+ */
+export function feedUpdateActions(
+  before: PostItem,
+  after: PostItem,
+  existingTopicIds: ReadonlySet<number>,
+): TransactAction[] {
+  const stored: Record<string, unknown> = storedPost(after);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':seen': before.updated_at };
+  const sets: string[] = [];
+  let index = 0;
+  for (const [name, value] of Object.entries(stored)) {
+    if (NOT_REWRITTEN.has(name)) continue;
+    names[`#a${index}`] = name;
+    values[`:a${index}`] = value;
+    sets.push(`#a${index} = :a${index}`);
+    index++;
+  }
+  const removes = REMOVABLE.filter((name) => !(name in stored)).map((name) => {
+    names[`#a${index}`] = name;
+    return `#a${index++}`;
+  });
+  const topicsChanged = before.topic_ids.join(',') !== after.topic_ids.join(',');
+  if (topicsChanged) {
+    names['#topics'] = 'topic_ids';
+    if (after.topic_ids.length > 0) {
+      values[':topics'] = new Set(after.topic_ids);
+      sets.push('#topics = :topics');
+    } else {
+      removes.push('#topics');
+    }
+  }
+  names['#updated'] = 'updated_at';
+  const postUpdate = updateAction(postKey(after.id), {
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: 'attribute_exists(pk) AND #updated = :seen',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
+
+  const old = new Set(before.topic_ids);
+  const next = new Set(after.topic_ids);
+  const relisted = (before.status === 'published') !== (after.status === 'published');
+  const linkActions: TransactAction[] = [];
+  for (const topicId of old) {
+    if (!next.has(topicId)) linkActions.push(deleteAction(postTopicKey(after.id, topicId)));
+    else if (relisted && existingTopicIds.has(topicId)) {
+      linkActions.push(
+        putAction(storedPostTopicLink(after, topicId), {
+          condition: { ConditionExpression: 'attribute_exists(pk)' },
+        }),
+      );
+    }
+  }
+  for (const topicId of next) {
+    if (!old.has(topicId)) linkActions.push(putAction(storedPostTopicLink(after, topicId)));
+  }
+  return [
+    postUpdate,
+    ...linkActions,
+    ...topicActions(before, after, existingTopicIds),
+    ...counterActions(before, after),
+  ];
+}
+
+/**
+ * Deleting a feed: the post (on the condition that it is the state read, counters included, so the comments and
+ * likes to sweep afterwards are exactly those counted), its topic links, and every count it contributed to.
+ * Action 0 is the post.
+ */
+export function feedDeletionActions(post: PostItem, existingTopicIds: ReadonlySet<number>): TransactAction[] {
+  const linked = new Set([...post.topic_ids]);
+  return [
+    deleteAction(postKey(post.id), {
+      ConditionExpression:
+        'attribute_exists(pk) AND updated_at = :seen AND comments_count = :comments AND reactions_count = :reactions',
+      ExpressionAttributeValues: {
+        ':seen': post.updated_at,
+        ':comments': post.comments_count,
+        ':reactions': post.reactions_count,
+      },
+    }),
+    ...[...linked].map((topicId) => deleteAction(postTopicKey(post.id, topicId))),
+    ...topicActions(post, undefined, existingTopicIds),
+    ...counterActions(post, undefined),
+  ];
+}

@@ -1,0 +1,188 @@
+import { AppError, forbidden, invalidParams } from '../../errors/app-error.ts';
+import { type Caller, canSeeAllFeeds, isOwner, isSpaceMember } from '../auth/index.ts';
+import {
+  findActiveMembershipSpaceIds,
+  findMembership,
+  findSpaceById,
+  findSpaceStats,
+} from '../spaces/index.ts';
+import { findUserIdByUsername } from '../users/index.ts';
+import { spaceNotFound } from './feed-errors.ts';
+import {
+  allOf,
+  authorIs,
+  countersBySpace,
+  spaceIs,
+  statusIs,
+  sumOf,
+  visibleIn,
+  visibleMemberSpaces,
+} from './feed-filters.ts';
+import { type FeedResponse, toFeedResponses } from './feed-mapper.ts';
+import {
+  type Counters,
+  findFeedStats,
+  findLikedPostIds,
+  findUserStats,
+  queryAuthorFeedPage,
+  querySpaceFeedPage,
+  queryTimelinePage,
+} from './feed-repository.ts';
+import type { FeedStatus, PostItem } from './post-item.ts';
+import { listTopicFeeds } from './list-topic-feeds.ts';
+
+/** The query of `GET /feeds` as the contract delivers it (defaults applied there). */
+export interface ListFeedsInput {
+  readonly page: number;
+  readonly per_page: number;
+  readonly topics?: readonly number[] | undefined;
+  readonly space_id?: number | undefined;
+  readonly username?: string | undefined;
+  readonly status: FeedStatus;
+}
+
+/** Paginator C. */
+export interface FeedList {
+  current_page: number;
+  data: FeedResponse[];
+  total: number;
+  per_page: number;
+}
+
+/** A page of posts and the exact number of feeds the caller may page through. */
+export interface PostPage {
+  readonly posts: PostItem[];
+  readonly total: number;
+}
+
+/**
+ * `GET /feeds` (decisions.md "Topics and feeds"): the feeds the caller may see, newest first, paginator C. Every
+ * total is a sum of maintained counters chosen by the same visibility the page applies (feed-aggregates.ts), and
+ * every page is a key-condition Query whose FilterExpression skips only what the caller may not see, so page 1
+ * costs the same at any size:
+ *
+ * - no filter: the timeline; `public` + the `members:<sid>` of the caller's members-only spaces;
+ * - `space_id`: the space's feeds (`posts_count`); a space the caller may not see answers like an unknown one;
+ * - `username`: the author's feeds; `feeds_published_public` + `feeds_published_members:<sid>` of the caller's
+ *   spaces (all of them for the author and community moderators); with `space_id`: `feeds_published_space:<sid>`;
+ * - `topics`: see list-topic-feeds.ts (with `space_id` too; not with `username`, which no counter serves);
+ * - `status` other than `published`: the feeds of `username` (default the caller) in that status, for the author
+ *   and community moderators only (else 403), counted by `feeds_status:<s>`; not with `topics` or `space_id`.
+ *
+ * Community moderators (and admins) see every space's feeds.
+ */
+export async function listFeeds(caller: Caller, input: ListFeedsInput): Promise<{ feeds: FeedList }> {
+  const page = await findPage(caller, input);
+  const ids = page.posts.map((post) => post.id);
+  const data = await toFeedResponses(page.posts, await findLikedPostIds(ids, caller.id));
+  return { feeds: { current_page: input.page, data, total: page.total, per_page: input.per_page } };
+}
+
+async function findPage(caller: Caller, input: ListFeedsInput): Promise<PostPage> {
+  const paging = { page: input.page, perPage: input.per_page };
+  const authorId = input.username === undefined ? undefined : await resolveUsername(input.username);
+
+  if (input.status !== 'published') {
+    if (input.topics !== undefined || input.space_id !== undefined) {
+      throw invalidParams({ status: 'only published feeds can be filtered by topics or space_id' });
+    }
+    const author = authorId ?? caller.id;
+    if (!isOwner(caller, author) && !canSeeAllFeeds(caller)) {
+      throw forbidden("Sorry, you are not allowed to see another member's unpublished feeds.");
+    }
+    const total = (await findUserStats(author))[`feeds_status:${input.status}`] ?? 0;
+    const found = await queryAuthorFeedPage(author, { ...paging, total, filter: statusIs(input.status) });
+    return { posts: found.items, total };
+  }
+  if (input.topics !== undefined && authorId !== undefined) {
+    throw invalidParams({ topics: 'cannot be combined with username' });
+  }
+
+  if (input.space_id !== undefined) {
+    const spaceId = input.space_id;
+    const [space, membership] = await Promise.all([
+      findSpaceById(spaceId),
+      findMembership(spaceId, caller.id),
+    ]);
+    if (space?.type !== 'community') throw spaceNotFound();
+    if (space.privacy !== 'public' && !isSpaceMember(caller, membership)) throw spaceNotFound();
+    if (input.topics !== undefined) return listTopicFeeds(caller, input.topics, paging, { spaceId });
+    if (authorId !== undefined) return authorFeedsInSpace(authorId, spaceId, paging);
+    const total = (await findSpaceStats(spaceId)).posts_count ?? 0;
+    const found = await querySpaceFeedPage(spaceId, { ...paging, total });
+    return { posts: found.items, total };
+  }
+
+  if (input.topics !== undefined) return listTopicFeeds(caller, input.topics, paging, {});
+  if (authorId !== undefined) return authorFeeds(caller, authorId, paging);
+  return timeline(caller, paging);
+}
+
+async function resolveUsername(username: string): Promise<number> {
+  const userId = await findUserIdByUsername(username);
+  if (userId === undefined) throw new AppError('user_not_found', 404, 'User not found.');
+  return userId;
+}
+
+type Paging = { readonly page: number; readonly perPage: number };
+
+/** The caller's members-only spaces among those counted, and the total they add. */
+async function memberScope(caller: Caller, counted: ReadonlyMap<number, number>) {
+  if (counted.size === 0) return { spaceIds: [] as number[], total: 0 };
+  const memberships = new Set(await findActiveMembershipSpaceIds(caller.id));
+  const spaceIds = visibleMemberSpaces(counted, memberships);
+  return { spaceIds, total: sumOf(counted, spaceIds) };
+}
+
+async function timeline(caller: Caller, paging: Paging): Promise<PostPage> {
+  const stats = await findFeedStats();
+  const members = countersBySpace(stats, 'members:');
+  const everyone = stats.public ?? 0;
+  if (canSeeAllFeeds(caller)) {
+    const total = everyone + sumOf(members);
+    return { posts: (await queryTimelinePage({ ...paging, total })).items, total };
+  }
+  const scope = await memberScope(caller, members);
+  const total = everyone + scope.total;
+  const found = await queryTimelinePage({ ...paging, total, filter: visibleIn(scope.spaceIds) });
+  return { posts: found.items, total };
+}
+
+async function authorFeeds(caller: Caller, authorId: number, paging: Paging): Promise<PostPage> {
+  const stats = await findUserStats(authorId);
+  if (isOwner(caller, authorId) || canSeeAllFeeds(caller)) {
+    const total = stats.feeds_published ?? 0;
+    const found = await queryAuthorFeedPage(authorId, { ...paging, total, filter: statusIs('published') });
+    return { posts: found.items, total };
+  }
+  const scope = await memberScope(caller, countersBySpace(stats, 'feeds_published_members:'));
+  const total = (stats.feeds_published_public ?? 0) + scope.total;
+  const filter = allOf(statusIs('published'), visibleIn(scope.spaceIds));
+  return { posts: (await queryAuthorFeedPage(authorId, { ...paging, total, filter })).items, total };
+}
+
+/**
+ * One author's feeds in one space (the caller may see the space): counted by `feeds_published_space:<sid>`, read
+ * from whichever of the two partitions is smaller (the author's feeds or the space's), filtered to the other.
+ */
+async function authorFeedsInSpace(authorId: number, spaceId: number, paging: Paging): Promise<PostPage> {
+  const [stats, spaceStats] = await Promise.all([findUserStats(authorId), findSpaceStats(spaceId)]);
+  const total = stats[`feeds_published_space:${spaceId}`] ?? 0;
+  const authorSize = authoredFeeds(stats);
+  const found =
+    authorSize <= (spaceStats.posts_count ?? 0)
+      ? await queryAuthorFeedPage(authorId, {
+          ...paging,
+          total,
+          filter: allOf(statusIs('published'), spaceIs(spaceId)),
+        })
+      : await querySpaceFeedPage(spaceId, { ...paging, total, filter: authorIs(authorId) });
+  return { posts: found.items, total };
+}
+
+/** Every feed of an author in any status (the size of the author's partition). */
+const authoredFeeds = (stats: Counters): number =>
+  (stats.feeds_published ?? 0) +
+  Object.entries(stats)
+    .filter(([name]) => name.startsWith('feeds_status:'))
+    .reduce((sum, [, count]) => sum + count, 0);

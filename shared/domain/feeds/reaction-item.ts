@@ -1,0 +1,31 @@
+import * as v from 'valibot';
+import { commentReactionKey, postReactionKey } from '../../db/keys/feeds.ts';
+import { REACTION_TYPES } from '../../vocabulary/feeds.ts';
+
+export type { ReactionType } from '../../vocabulary/feeds.ts';
+
+const integer = v.pipe(v.number(), v.integer());
+
+/**
+ * One user's reaction on a feed or a comment, stored in the object's partition under the user's id, so the key
+ * itself is the one-reaction-per-user guard (`attribute_not_exists` on create).
+ */
+export const ReactionItemSchema = v.object({
+  object_type: v.picklist(['post', 'comment']),
+  object_id: integer,
+  user_id: integer,
+  type: v.picklist(REACTION_TYPES),
+  created_at: v.string(),
+});
+export type ReactionItem = v.InferOutput<typeof ReactionItemSchema>;
+
+export const reactionKeyOf = (reaction: Pick<ReactionItem, 'object_type' | 'object_id' | 'user_id'>) =>
+  reaction.object_type === 'post'
+    ? postReactionKey(reaction.object_id, reaction.user_id)
+    : commentReactionKey(reaction.object_id, reaction.user_id);
+
+export const storedReaction = (reaction: ReactionItem) => ({
+  ...reactionKeyOf(reaction),
+  entity: 'reaction',
+  ...reaction,
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { feedAggregateChanges, feedAggregates } from '../../shared/domain/feeds/feed-aggregates.ts';
+import {
+  countersBySpace,
+  MAX_FILTER_SPACES,
+  parseTopicCounters,
+  visibleIn,
+  visibleMemberSpaces,
+} from '../../shared/domain/feeds/feed-filters.ts';
+import type { PostItem } from '../../shared/domain/feeds/post-item.ts';
+import { storedPost } from '../../shared/domain/feeds/post-item.ts';
+
+/** What each feed contributes to the totals the feed lists read, and the filters that match those totals. */
+
+const post = (overrides: Partial<PostItem> = {}): PostItem => ({
+  id: 9,
+  user_id: 4,
+  space_id: 7,
+  space_visibility: 'public',
+  title: 't',
+  slug: 't',
+  message: 'm',
+  message_rendered: '<p>m</p>',
+  type: 'text',
+  status: 'published',
+  topic_ids: [3, 1],
+  comments_count: 0,
+  reactions_count: 0,
+  media: [],
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+const flat = (aggregates: ReturnType<typeof feedAggregates>) =>
+  Object.fromEntries(
+    aggregates.map((aggregate) => [`${aggregate.key.pk} ${aggregate.key.sk}`, aggregate.deltas]),
+  );
+
+describe('feedAggregates', () => {
+  it('counts a published public feed for its author, space, the timeline and each topic', () => {
+    expect(flat(feedAggregates(post()))).toEqual({
+      'USER#4 STATS': { feeds_published: 1, 'feeds_published_space:7': 1, feeds_published_public: 1 },
+      'SPACE#7 STATS': { posts_count: 1 },
+      'FEEDS STATS': { public: 1 },
+      'TOPIC#1 FEEDSTATS': { '1.3|p7': 1 },
+      'TOPIC#3 FEEDSTATS': { '1.3|p7': 1 },
+    });
+  });
+
+  it('counts a members-only feed by its space, a global feed under space 0', () => {
+    expect(flat(feedAggregates(post({ space_visibility: 'members', topic_ids: [] })))).toEqual({
+      'USER#4 STATS': { feeds_published: 1, 'feeds_published_space:7': 1, 'feeds_published_members:7': 1 },
+      'SPACE#7 STATS': { posts_count: 1 },
+      'FEEDS STATS': { 'members:7': 1 },
+    });
+    expect(flat(feedAggregates(post({ space_id: null, topic_ids: [2] })))).toMatchObject({
+      'USER#4 STATS': { 'feeds_published_space:0': 1 },
+      'TOPIC#2 FEEDSTATS': { '2|p0': 1 },
+    });
+  });
+
+  it('counts an unpublished feed only by status; a lesson not at all', () => {
+    expect(flat(feedAggregates(post({ status: 'draft' })))).toEqual({
+      'USER#4 STATS': { 'feeds_status:draft': 1 },
+    });
+    expect(feedAggregates(post({ type: 'course_lesson' }))).toEqual([]);
+  });
+
+  it('takes back exactly what the stored feed was counted under (its topic_signature)', () => {
+    const stored = { ...post(), topic_ids: [1], topic_signature: '1.3' };
+    const changes = feedAggregateChanges(stored, undefined);
+    const topic3 = changes.find((change) => change.key.pk === 'TOPIC#3');
+    expect(topic3?.deltas.entries()).toEqual([['1.3|p7', -1]]);
+  });
+
+  it('moves nothing for an edit that changes no count, and the difference otherwise', () => {
+    const before = { ...post(), topic_signature: '1.3' };
+    expect(feedAggregateChanges(before, { ...post(), title: 'new' })).toEqual([]);
+    const unpublished = feedAggregateChanges(before, post({ status: 'draft' }));
+    const user = unpublished.find((change) => change.key.pk === 'USER#4');
+    expect(Object.fromEntries(user?.deltas.entries() ?? [])).toEqual({
+      feeds_published: -1,
+      'feeds_published_space:7': -1,
+      feeds_published_public: -1,
+      'feeds_status:draft': 1,
+    });
+  });
+
+  it('stores the signature only while the feed is published', () => {
+    expect(storedPost(post())).toMatchObject({ topic_signature: '1.3' });
+    expect(storedPost(post({ status: 'draft' }))).not.toHaveProperty('topic_signature');
+  });
+});
+
+describe('feed filters and totals', () => {
+  it('names every member space in IN clauses of at most 100 operands', () => {
+    const filter = visibleIn(Array.from({ length: 250 }, (_, index) => index + 1));
+    expect(filter.expression.match(/ IN \(/g)).toHaveLength(3);
+    expect(Object.keys(filter.values ?? {})).toHaveLength(251);
+    expect(visibleIn([]).expression).toBe('#visibility = :public');
+  });
+
+  it('keeps the fullest member spaces up to the bound, only those the caller belongs to', () => {
+    const counted = new Map(
+      Array.from({ length: MAX_FILTER_SPACES + 5 }, (_, index) => [index + 1, index + 1]),
+    );
+    const members = new Set([...counted.keys()]);
+    const kept = visibleMemberSpaces(counted, members);
+    expect(kept).toHaveLength(MAX_FILTER_SPACES);
+    expect(kept[0]).toBe(MAX_FILTER_SPACES + 5);
+    expect(
+      visibleMemberSpaces(
+        new Map([
+          [1, 3],
+          [2, 0],
+          [3, 1],
+        ]),
+        new Set([2, 3]),
+      ),
+    ).toEqual([3]);
+  });
+
+  it('reads counters back by space and by topic set', () => {
+    expect([...countersBySpace({ 'members:4': 2, 'members:9': 1, public: 5 }, 'members:')]).toEqual([
+      [4, 2],
+      [9, 1],
+    ]);
+    expect(parseTopicCounters({ '1.3|p7': 2, '3|m12': 1 })).toEqual([
+      { visibleToAll: true, spaceId: 7, count: 2 },
+      { visibleToAll: false, spaceId: 12, count: 1 },
+    ]);
+  });
+});
