@@ -1,0 +1,2 @@
+/** The media domain's public surface: what other domains may use (README, import rules). */
+export * from './media-item.ts';

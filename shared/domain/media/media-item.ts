@@ -1,0 +1,66 @@
+import * as v from 'valibot';
+import { mediaKey, uploaderMedia, uploaderMediaBySource, uploaderMediaByType } from '../../db/keys/media.ts';
+import { timeSort } from '../../db/keys/sort.ts';
+import { indexEntry } from '../../db/partition.ts';
+import { MEDIA_OBJECT_SOURCES, MEDIA_STATUSES, MEDIA_TYPES } from '../../vocabulary/media.ts';
+
+const integer = v.pipe(v.number(), v.integer());
+
+/**
+ * A media item as stored (`MEDIA#<id>` / `MEDIA`). Storage keys (`s3_key`, `thumbnail_key`) stay server-side; the
+ * URLs are what clients see. A pending upload carries `expires_at_epoch` (TTL) and no index entries.
+ */
+export const MediaItemSchema = v.object({
+  id: integer,
+  user_id: integer,
+  file_name: v.string(),
+  file_type: v.picklist(MEDIA_TYPES),
+  file_size: integer,
+  /** Object key of the served file in the media bucket. */
+  s3_key: v.string(),
+  /** Object key of the thumbnail, when there is one (images, videos). */
+  thumbnail_key: v.nullable(v.string()),
+  file_url: v.string(),
+  thumbnail_url: v.nullable(v.string()),
+  width: v.nullable(integer),
+  height: v.nullable(integer),
+  object_source: v.nullable(v.picklist(MEDIA_OBJECT_SOURCES)),
+  object_id: v.nullable(integer),
+  status: v.picklist(MEDIA_STATUSES),
+  /** UTC ISO timestamps. */
+  created_at: v.string(),
+  updated_at: v.string(),
+});
+export type MediaItem = v.InferOutput<typeof MediaItemSchema>;
+
+/**
+ * Listed among the uploader's media (all, by object source, by type) only while active, so pending uploads never
+ * appear in lists or counts. A pending item expires by TTL.
+ */
+export function storedMedia(item: MediaItem, options: { expiresAtEpoch?: number } = {}) {
+  const sort = timeSort(item.created_at, item.id);
+  const listed = item.status === 'active';
+  return {
+    ...mediaKey(item.id),
+    entity: 'media',
+    ...item,
+    ...(listed ? indexEntry(uploaderMedia(item.user_id), sort) : {}),
+    ...(listed && item.object_source !== null
+      ? indexEntry(uploaderMediaBySource(item.user_id, item.object_source), sort)
+      : {}),
+    ...(listed ? indexEntry(uploaderMediaByType(item.user_id, item.file_type), sort) : {}),
+    ...(options.expiresAtEpoch === undefined ? {} : { expires_at_epoch: options.expiresAtEpoch }),
+  };
+}
+
+/**
+ * The counters an active media item contributes to its uploader's stats (`userStatsKey`): `media_total`,
+ * `media_type:<mime>`, `media_source:<source>`; the member media list's totals read them.
+ */
+export function mediaCounts(item: Pick<MediaItem, 'file_type' | 'object_source'>): Record<string, number> {
+  return {
+    media_total: 1,
+    [`media_type:${item.file_type}`]: 1,
+    ...(item.object_source === null ? {} : { [`media_source:${item.object_source}`]: 1 }),
+  };
+}
