@@ -95,3 +95,13 @@ export const toPaginationBlockA = (page: Omit<Page<unknown>, 'items'>) => ({
   current_page: page.page,
   total_pages: Math.max(1, Math.ceil(page.total / page.perPage)),
 });
+
+/** A list answered with pagination block A: `{ <key>: items, pagination }` (topics, quiz results). */
+export function withPaginationBlockA<K extends string, T>(
+  key: K,
+  page: Page<T>,
+): Record<K, T[]> & { pagination: ReturnType<typeof toPaginationBlockA> } {
+  return { [key]: page.items, pagination: toPaginationBlockA(page) } as Record<K, T[]> & {
+    pagination: ReturnType<typeof toPaginationBlockA>;
+  };
+}

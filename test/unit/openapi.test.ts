@@ -409,11 +409,20 @@ describe('the real document', () => {
   it('documents integer path and paging parameters as integers with their bounds', () => {
     for (const operation of operations) {
       for (const parameter of operation.parameters ?? []) {
-        if (parameter.name === 'id' || parameter.name.endsWith('_id') || parameter.name === 'page') {
-          expect(parameter.schema, `${operation.operationId} ${parameter.name}`).toMatchObject({
-            type: 'integer',
-            minimum: 1,
-          });
+        const where = `${operation.operationId} ${parameter.name}`;
+        if (parameter.in === 'path' && (parameter.name === 'id' || parameter.name.endsWith('_id'))) {
+          expect(parameter.schema, where).toMatchObject({ type: 'integer', minimum: 1 });
+        }
+        if (parameter.name === 'page')
+          expect(parameter.schema, where).toMatchObject({ type: 'integer', minimum: 1 });
+        // Id filters in queries are integers with a lower bound (0 may mean "none", e.g. topics' parent_id).
+        if (
+          parameter.in === 'query' &&
+          parameter.name.endsWith('_id') &&
+          parameter.schema.type !== 'string'
+        ) {
+          expect(parameter.schema, where).toMatchObject({ type: 'integer' });
+          expect(parameter.schema.minimum, where).toBeGreaterThanOrEqual(0);
         }
         if (parameter.name === 'per_page') {
           expect(parameter.schema, operation.operationId).toMatchObject({
