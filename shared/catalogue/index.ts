@@ -1,6 +1,7 @@
 import type { RouteEntry } from './routes/route.ts';
 import { NOTIFICATION_ROUTES } from './routes/notifications.ts';
 import { PLATFORM_ROUTES } from './routes/platform.ts';
+import { QUIZ_ROUTES } from './routes/quizzes.ts';
 
 /**
  * The route and queue catalogue: the single list of every HTTP route and every queue. CDK (functions, routes,
@@ -10,7 +11,7 @@ import { PLATFORM_ROUTES } from './routes/platform.ts';
  * Adding an endpoint = a contract in shared/contracts, a use case in shared/domain, one line in its domain's
  * route list, tests.
  */
-export const ROUTES: readonly RouteEntry[] = [...PLATFORM_ROUTES, ...NOTIFICATION_ROUTES];
+export const ROUTES: readonly RouteEntry[] = [...PLATFORM_ROUTES, ...NOTIFICATION_ROUTES, ...QUIZ_ROUTES];
 
 export { FALLBACK_ROUTE } from './routes/platform.ts';
 export type { CatalogueRoute, Grants, QueueEntry, RouteEntry } from './routes/route.ts';

@@ -1,6 +1,7 @@
 import type { Operation } from './operation.ts';
 import * as notifications from './notifications.ts';
 import * as platform from './platform.ts';
+import * as quizzes from './quizzes.ts';
 
 /**
  * The contract registry: every operation of every contract module, by `operationId`. The OpenAPI generator and
@@ -9,7 +10,7 @@ import * as platform from './platform.ts';
  * Adding a contract module = one line in MODULES. Every export that looks like an operation is registered;
  * helpers (schemas, field builders) are skipped.
  */
-const MODULES: readonly Readonly<Record<string, unknown>>[] = [platform, notifications];
+const MODULES: readonly Readonly<Record<string, unknown>>[] = [platform, notifications, quizzes];
 
 export function isOperation(value: unknown): value is Operation {
   if (typeof value !== 'object' || value === null) return false;
