@@ -166,12 +166,16 @@ export async function importQuizCourse(
   };
 }
 
+/** Response bodies, read loosely by the assertions (their shapes are the contracts' business). */
+// biome-ignore lint/suspicious/noExplicitAny: tests walk JSON bodies field by field.
+export type QuizBody = Record<string, any>;
+
 export const submit = (
   as: TestUser | undefined,
   courseId: number,
   lessonId: number,
   body: unknown,
-): Promise<ApiResponse<Record<string, any>>> =>
+): Promise<ApiResponse<QuizBody>> =>
   api('POST', `/courses/${courseId}/lessons/${lessonId}/quiz/submit`, { ...(as ? { as } : {}), body });
 
 export const result = (
@@ -179,14 +183,14 @@ export const result = (
   courseId: number,
   lessonId: number,
   query: Record<string, string | number | boolean> = {},
-): Promise<ApiResponse<Record<string, any>>> =>
+): Promise<ApiResponse<QuizBody>> =>
   api('GET', `/courses/${courseId}/lessons/${lessonId}/quiz/result`, { ...(as ? { as } : {}), query });
 
 export const adminList = (
   as: TestUser | undefined,
   courseId: number,
   query: Record<string, string | number | boolean> = {},
-): Promise<ApiResponse<Record<string, any>>> =>
+): Promise<ApiResponse<QuizBody>> =>
   api('GET', `/admin/courses/${courseId}/quiz-results`, { ...(as ? { as } : {}), query });
 
 export const grade = (
@@ -194,15 +198,11 @@ export const grade = (
   courseId: number,
   submissionId: number | string,
   body: unknown,
-): Promise<ApiResponse<Record<string, any>>> =>
+): Promise<ApiResponse<QuizBody>> =>
   api('POST', `/admin/courses/${courseId}/quiz-results/${submissionId}`, { ...(as ? { as } : {}), body });
 
 /** Quiz errors carry only `code` and `message`. */
-export function expectBareError(
-  response: ApiResponse<Record<string, any>>,
-  status: number,
-  code: string,
-): void {
+export function expectBareError(response: ApiResponse<QuizBody>, status: number, code: string): void {
   if (
     response.status !== status ||
     response.body?.code !== code ||

@@ -31,11 +31,25 @@ export interface SubmitQuizInput {
  * notifies the student with `lesson_complete`.
  */
 export async function submitQuiz(caller: Caller, courseId: number, lessonId: number, input: SubmitQuizInput) {
-  const context = await loadQuizLessonForSubmission(caller, courseId, lessonId);
+  // One round of reads: the lesson's context, the student's profile (name for the by-name order) and the latest
+  // attempt, so a submission past the limit is refused before anything is allocated.
+  const [context, student, firstLatest] = await Promise.all([
+    loadQuizLessonForSubmission(caller, courseId, lessonId),
+    findUserById(caller.id),
+    findLatestAttempt(courseId, caller.id, lessonId),
+  ]);
   const { quiz } = context;
   const checked = checkAnswers(quiz, input.answers, input.time_spent);
   const grade = gradeSubmission(quiz, checked.answers);
-  const [submissionId, student] = await Promise.all([nextId('quiz_submission'), findUserById(caller.id)]);
+  const nextAttempt = (latest: QuizSubmission | undefined): number => {
+    const attemptNumber = (latest?.attempt_number ?? 0) + 1;
+    if (attemptNumber > 1 && !quiz.allow_retake) throw alreadySubmitted();
+    if (quiz.max_attempts > 0 && attemptNumber > quiz.max_attempts)
+      throw maxAttemptsReached(quiz.max_attempts);
+    return attemptNumber;
+  };
+  let attemptNumber = nextAttempt(firstLatest);
+  const submissionId = await nextId('quiz_submission');
   const answers: QuizAnswers = {
     submission_id: submissionId,
     key_style: checked.keyStyle,
@@ -45,13 +59,8 @@ export async function submitQuiz(caller: Caller, courseId: number, lessonId: num
   };
 
   let membership = context.membership;
-  for (;;) {
-    const latest = await findLatestAttempt(courseId, caller.id, lessonId);
-    const attemptNumber = (latest?.attempt_number ?? 0) + 1;
-    if (attemptNumber > 1 && !quiz.allow_retake) throw alreadySubmitted();
-    if (quiz.max_attempts > 0 && attemptNumber > quiz.max_attempts)
-      throw maxAttemptsReached(quiz.max_attempts);
-
+  for (let round = 0; ; round++) {
+    if (round > 0) attemptNumber = nextAttempt(await findLatestAttempt(courseId, caller.id, lessonId));
     const row: QuizSubmission = {
       id: submissionId,
       user_id: caller.id,
