@@ -1,10 +1,10 @@
 /**
- * Benchmark entry: `npm run bench -- <name>` runs test/bench/<name>.ts (e.g. `notifications`). Benchmarks print
+ * Benchmark entry: `npm run bench -- <name>` runs test/bench/<name>.ts (`notifications`, `quizzes`). Benchmarks print
  * figures and are never part of `npm test`.
  */
 const name = process.argv[2];
 if (!name || !/^[a-z0-9-]+$/.test(name)) {
-  process.stderr.write('usage: npm run bench -- <name>   (e.g. notifications)\n');
+  process.stderr.write('usage: npm run bench -- <name>   (notifications, quizzes)\n');
   process.exit(2);
 }
 await import(`./${name}.ts`);
