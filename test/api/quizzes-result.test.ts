@@ -179,6 +179,17 @@ describe('GET …/quiz/result', () => {
     }
   });
 
+  it('every authenticated caller reads only their own attempts: members, students, course and community admins', async () => {
+    await submit(course.courseAdmin, course.courseId, course.lessons.last, { answers: { q_choice: 'four' } });
+    const own = await result(course.courseAdmin, course.courseId, course.lessons.last);
+    expect(own.status).toBe(200);
+    expect(own.body.quiz_result).toMatchObject({ user_id: course.courseAdmin.id, attempt_number: 1 });
+    // Nobody reads another's attempt through this route: without attempts of their own it is 404.
+    for (const caller of [course.communityAdmin, course.student2, course.outsider]) {
+      expectBareError(await result(caller, course.courseId, course.lessons.last), 404, 'quiz_not_found');
+    }
+  });
+
   it('anonymous: 401 rest_not_logged_in, bare', async () => {
     expectBareError(await result(undefined, course.courseId, course.lessons.quiz), 401, 'rest_not_logged_in');
     const invalid = await api(

@@ -39,8 +39,8 @@ export async function loadQuizLessonForSubmission(
 
 /**
  * `next_lesson_unlocked` (decisions.md): the next published lesson of the course exists and is now open to the
- * student: the quiz was passed, or the course does not make lessons wait for the previous one
- * (`sequential_lesson_order` is not `yes`).
+ * student: the quiz was passed (now, or on an earlier attempt: the lesson is complete), or the course does not
+ * make lessons wait for the previous one (`sequential_lesson_order` is not `yes`).
  */
 export function nextLessonUnlocked(context: QuizLesson, passed: boolean): boolean {
   const next = context.lessons.find(
@@ -50,5 +50,9 @@ export function nextLessonUnlocked(context: QuizLesson, passed: boolean): boolea
         (row.position === context.lesson.position && row.lesson_id > context.lesson.lesson_id)),
   );
   if (!next) return false;
-  return passed || context.course.settings.sequential_lesson_order !== 'yes';
+  return (
+    passed ||
+    context.membership?.completed_lessons?.has(context.lesson.lesson_id) === true ||
+    context.course.settings.sequential_lesson_order !== 'yes'
+  );
 }
