@@ -34,6 +34,8 @@ import { buildUserItem, createUser, userCreationActions } from '../../shared/dom
 const SIZES = [100, 100_000];
 const SAMPLES = 20;
 const run = Date.now().toString(36);
+/** Filler students' ids start here (see fillerUsers). */
+let fillerIdBase: number | undefined;
 
 process.env.LOG_LEVEL = 'silent';
 const stack = await startLocalStack({
@@ -182,14 +184,19 @@ try {
   await stack.stop();
 }
 
-/** Students [from, to) who fill the course: user items only (no passwords), names in a scrambled order. */
+/**
+ * Students [from, to) who fill the course: user items only (no passwords), names in a scrambled order. Ids, logins
+ * and names have the same width at both sizes (ids from a block reserved above 100 000), so items weigh the same
+ * and read units compare sizes, not digits.
+ */
 async function fillerUsers(from: number, to: number): Promise<Array<{ id: number; name: string }>> {
-  const first = await nextId('user', to - from);
+  fillerIdBase ??= (await nextId('user', 300_000)) + 100_000;
   const users = Array.from({ length: to - from }, (_, i) => {
-    const login = `filler_${run}_${from + i}`;
-    const name = `Student ${String(((from + i) * 7919) % 100_003).padStart(6, '0')}`;
+    const n = from + i;
+    const login = `filler_${run}_${String(n).padStart(6, '0')}`;
+    const name = `Student ${String((n * 7919) % 100_003).padStart(6, '0')}`;
     return buildUserItem(
-      first + i,
+      (fillerIdBase as number) + n,
       { login, email: `${login}@example.com`, displayName: name },
       login,
       `${login}@example.com`,
