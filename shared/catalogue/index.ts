@@ -3,6 +3,7 @@ import { FEED_ROUTES } from './routes/feeds.ts';
 import { NOTIFICATION_ROUTES } from './routes/notifications.ts';
 import { PLATFORM_ROUTES } from './routes/platform.ts';
 import { TOPIC_ROUTES } from './routes/topics.ts';
+import { QUIZ_ROUTES } from './routes/quizzes.ts';
 
 /**
  * The route and queue catalogue: the single list of every HTTP route and every queue. CDK (functions, routes,
@@ -17,6 +18,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...NOTIFICATION_ROUTES,
   ...TOPIC_ROUTES,
   ...FEED_ROUTES,
+  ...QUIZ_ROUTES,
 ];
 
 export { FALLBACK_ROUTE } from './routes/platform.ts';

@@ -3,6 +3,7 @@ import * as feeds from './feeds.ts';
 import * as notifications from './notifications.ts';
 import * as platform from './platform.ts';
 import * as topics from './topics.ts';
+import * as quizzes from './quizzes.ts';
 
 /**
  * The contract registry: every operation of every contract module, by `operationId`. The OpenAPI generator and
@@ -11,7 +12,13 @@ import * as topics from './topics.ts';
  * Adding a contract module = one line in MODULES. Every export that looks like an operation is registered;
  * helpers (schemas, field builders) are skipped.
  */
-const MODULES: readonly Readonly<Record<string, unknown>>[] = [platform, notifications, topics, feeds];
+const MODULES: readonly Readonly<Record<string, unknown>>[] = [
+  platform,
+  notifications,
+  topics,
+  feeds,
+  quizzes,
+];
 
 export function isOperation(value: unknown): value is Operation {
   if (typeof value !== 'object' || value === null) return false;

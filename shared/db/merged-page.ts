@@ -32,8 +32,8 @@ interface Fetched<T> {
 }
 
 /**
- * One page of a list that is the union of several partitions (an OR of filters, or one logical state spread over
- * two physical ones), merged by sort key. Each source contributes at most `perPage` items to a page, so one Query
+ * One page of a list that is the union of several partitions or sort-prefixed ranges of one (an OR of filters, one
+ * logical state spread over two physical ones, a course's passed and failed submissions), merged by sort key. Each source contributes at most `perPage` items to a page, so one Query
  * of `perPage` per source is enough: a page costs O(sources × page), never the size of the sources. The cursor
  * in `next_page_url` holds one position per source; without it, page N walks the N-1 pages before it (bounded
  * like queryPage's skip). Sources must be key conditions only (no filter), so a Query's Limit is exact.
@@ -161,9 +161,12 @@ async function fetchSource<T>(
       ...(position ? { ExclusiveStartKey: position } : {}),
     }),
   );
+  // Sources may be ranges of one partition told apart by a sort prefix (a quiz result's `P#`/`F#`): they merge by
+  // what follows the prefix.
+  const prefix = partition.sortPrefix?.length ?? 0;
   const items = (result.Items ?? []).map((raw) => ({
     source,
-    sort: String(raw[partition.sortKey]),
+    sort: String(raw[partition.sortKey]).slice(prefix),
     key: keyOf(raw, partition),
     item: parseItem(query.schema, raw),
   }));

@@ -96,12 +96,18 @@ export const toPaginationBlockA = (page: Omit<Page<unknown>, 'items'>) => ({
   total_pages: Math.max(1, Math.ceil(page.total / page.perPage)),
 });
 
-/** A list answered with pagination block A: `{ <key>: items, pagination }` (topics, quiz results). */
-export function withPaginationBlockA<K extends string, T>(
+/**
+ * A list answered with pagination block A: `{ <key>: items, pagination }` (topics, quiz results). Fields of the page
+ * beyond the paging ones (e.g. quiz `statistics`) travel alongside.
+ */
+export function withPaginationBlockA<K extends string, T, P extends Page<T>>(
   key: K,
-  page: Page<T>,
-): Record<K, T[]> & { pagination: ReturnType<typeof toPaginationBlockA> } {
-  return { [key]: page.items, pagination: toPaginationBlockA(page) } as Record<K, T[]> & {
-    pagination: ReturnType<typeof toPaginationBlockA>;
-  };
+  page: P,
+): Record<K, T[]> & { pagination: ReturnType<typeof toPaginationBlockA> } & Omit<P, keyof Page<T>> {
+  const { items, total, page: current, perPage, nextCursor: _cursor, ...extra } = page;
+  return {
+    ...extra,
+    [key]: items,
+    pagination: toPaginationBlockA({ total, page: current, perPage }),
+  } as Record<K, T[]> & { pagination: ReturnType<typeof toPaginationBlockA> } & Omit<P, keyof Page<T>>;
 }

@@ -22,10 +22,22 @@ export const quizKey = (lessonId: number): ItemKey => ({ pk: `POST#${lessonId}`,
 export const courseStatsKey = (courseId: number): ItemKey => spaceStatsKey(courseId);
 
 // ---- Quiz submissions (PRO) ----------------------------------------------------------------------------------
+//
+// A submission is three items: the attempt slot in the student's partition (the list row, listed for the course),
+// the id pointer (a copy of the list row, listed for the lesson) and the answers item (answers, per-question
+// grades, the grader's feedback) beside the slot. List rows stay small, so a page of any list costs the same
+// whatever the answers weigh. Every list partition prefixes its sort key with the result (`P#` passed, `F#`
+// failed): `status=passed|failed` is one begins_with, `status=all` a merge of the two (shared/db/merged-page.ts).
+
+/** The result part of the list partitions' sort keys. */
+export type QuizResultPrefix = 'P#' | 'F#';
+export const quizResultPrefix = (passed: boolean): QuizResultPrefix => (passed ? 'P#' : 'F#');
+
+const studentQuizPartition = (courseId: number, userId: number) => `COURSE#${courseId}#USER#${userId}#QUIZ`;
 
 /**
- * A submission is stored at its attempt slot: Put with `attribute_not_exists(pk)`, so attempt N of a student for a
- * lesson is taken exactly once, and attempts 1..max_attempts bound the count under any concurrency.
+ * The attempt slot: Put with `attribute_not_exists(pk)`, so attempt N of a student for a lesson is taken exactly
+ * once, and attempts 1..max_attempts bound the count under any concurrency.
  */
 export const quizAttemptKey = (
   courseId: number,
@@ -33,51 +45,98 @@ export const quizAttemptKey = (
   lessonId: number,
   attempt: number,
 ): ItemKey => ({
-  pk: `COURSE#${courseId}#USER#${userId}#QUIZ`,
+  pk: studentQuizPartition(courseId, userId),
   sk: `LESSON#${pad(lessonId)}#ATTEMPT#${pad(attempt)}`,
 });
-/** A student's attempts at one lesson's quiz (consistent read; descending + Limit 1 = latest). */
+/** A student's attempts at one lesson's quiz, in attempt (= submission time) order; consistent reads. */
 export const studentLessonAttempts = (courseId: number, userId: number, lessonId: number): Partition =>
-  tablePartition(`COURSE#${courseId}#USER#${userId}#QUIZ`, `LESSON#${pad(lessonId)}#ATTEMPT#`);
-/** All of a student's quiz attempts in a course. */
+  tablePartition(studentQuizPartition(courseId, userId), `LESSON#${pad(lessonId)}#ATTEMPT#`);
+/** All of a student's quiz attempts in a course (lesson, then attempt order). */
 export const studentCourseAttempts = (courseId: number, userId: number): Partition =>
-  tablePartition(`COURSE#${courseId}#USER#${userId}#QUIZ`, 'LESSON#');
+  tablePartition(studentQuizPartition(courseId, userId), 'LESSON#');
 
-/** GSI1 (attempt item): quiz submissions of a course, newest first. */
-export const courseQuizSubmissions = (courseId: number): Partition =>
-  indexPartition('GSI1', `COURSE#${courseId}#QUIZSUBS`);
-/** GSI2 (attempt item): submissions of a course with one result, newest first; re-keyed on grading. */
-export const courseQuizSubmissionsWithResult = (courseId: number, passed: boolean): Partition =>
-  indexPartition('GSI2', `COURSE#${courseId}#QUIZSUBS#${passed ? 'PASSED' : 'FAILED'}`);
-/** GSI3 (attempt item): submissions of one lesson, newest first. */
-export const lessonQuizSubmissions = (lessonId: number): Partition =>
-  indexPartition('GSI3', `LESSON#${lessonId}#QUIZSUBS`);
+/** The answers, per-question grades and grader feedback of one attempt, beside its slot. */
+export const quizAnswersKey = (
+  courseId: number,
+  userId: number,
+  lessonId: number,
+  attempt: number,
+): ItemKey => ({
+  pk: studentQuizPartition(courseId, userId),
+  sk: `ANSWERS#LESSON#${pad(lessonId)}#ATTEMPT#${pad(attempt)}`,
+});
 
-/** Id pointer (the grading path's `{quiz_id}` is the submission id) → the attempt; carries two more orderings. */
+/** Id pointer: the grading path's `{quiz_id}` is the submission id; it carries a copy of the list row. */
 export const quizSubmissionKey = (submissionId: number): ItemKey => ({
   pk: `QUIZSUB#${submissionId}`,
   sk: 'QUIZSUB',
 });
-/** GSI1 (id pointer): submissions of a course by score, then time; re-keyed on grading. */
-export const courseQuizSubmissionsByScore = (courseId: number): Partition =>
-  indexPartition('GSI1', `COURSE#${courseId}#QUIZSUBS#BYSCORE`);
-export const scoreSort = (score: number, submittedAt: string, submissionId: number): string =>
-  `${String(score).padStart(3, '0')}#${submittedAt}#${pad(submissionId)}`;
-/** GSI3 (id pointer): submissions of one lesson with one result, newest first. */
-export const lessonQuizSubmissionsWithResult = (lessonId: number, passed: boolean): Partition =>
-  indexPartition('GSI3', `LESSON#${lessonId}#QUIZSUBS#${passed ? 'PASSED' : 'FAILED'}`);
+
+/** GSI1 (attempt slot): a course's submissions with one result, by submission time. */
+export const courseQuizSubmissionsByTime = (courseId: number, passed: boolean): Partition =>
+  indexPartition('GSI1', `COURSE#${courseId}#QUIZSUBS#TIME`, quizResultPrefix(passed));
+/** GSI2 (attempt slot): a course's submissions with one result, by score. */
+export const courseQuizSubmissionsByScore = (courseId: number, passed: boolean): Partition =>
+  indexPartition('GSI2', `COURSE#${courseId}#QUIZSUBS#SCORE`, quizResultPrefix(passed));
+/** GSI3 (attempt slot): a course's submissions with one result, by the student's name. */
+export const courseQuizSubmissionsByName = (courseId: number, passed: boolean): Partition =>
+  indexPartition('GSI3', `COURSE#${courseId}#QUIZSUBS#NAME`, quizResultPrefix(passed));
+/** GSI1 (id pointer): one lesson's submissions with one result, by submission time. */
+export const lessonQuizSubmissionsByTime = (lessonId: number, passed: boolean): Partition =>
+  indexPartition('GSI1', `LESSON#${lessonId}#QUIZSUBS#TIME`, quizResultPrefix(passed));
+/** GSI2 (id pointer): one lesson's submissions with one result, by score. */
+export const lessonQuizSubmissionsByScore = (lessonId: number, passed: boolean): Partition =>
+  indexPartition('GSI2', `LESSON#${lessonId}#QUIZSUBS#SCORE`, quizResultPrefix(passed));
+/** GSI3 (id pointer): one lesson's submissions with one result, by the student's name. */
+export const lessonQuizSubmissionsByName = (lessonId: number, passed: boolean): Partition =>
+  indexPartition('GSI3', `LESSON#${lessonId}#QUIZSUBS#NAME`, quizResultPrefix(passed));
+
+/** Sort keys of the list partitions: the result, the order's value, then time and id for a stable order. */
+export const quizTimeSort = (prefix: QuizResultPrefix, submittedAt: string, submissionId: number): string =>
+  `${prefix}${submittedAt}#${pad(submissionId)}`;
+export const quizScoreSort = (
+  prefix: QuizResultPrefix,
+  score: number,
+  submittedAt: string,
+  submissionId: number,
+): string => `${prefix}${String(score).padStart(3, '0')}#${submittedAt}#${pad(submissionId)}`;
+/**
+ * By name: the folded name (lower case, accents removed, spaces collapsed, first 64 characters) hex-encoded, so
+ * its byte order is the name's code-point order and no character of a name can sort below the `#` separator
+ * ("ann" before "ann-marie" before "anna"); then the user id keeps namesakes apart.
+ */
+export const quizNameSort = (
+  prefix: QuizResultPrefix,
+  displayName: string,
+  userId: number,
+  submittedAt: string,
+  submissionId: number,
+): string =>
+  `${prefix}${Buffer.from(foldName(displayName), 'utf8').toString('hex')}#${pad(userId)}#${submittedAt}#${pad(submissionId)}`;
+
+const foldName = (name: string): string =>
+  [...name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/gu, ' ').trim()]
+    .slice(0, 64)
+    .join('');
 
 /**
- * Quiz statistics of a course for one filter scope (whole course, one lesson, one student, or both), in the course
- * partition: `total_submissions`, `passed`, `failed`, `sum_score_passed`, `sum_score_failed`, `sum_time_passed`,
- * `sum_time_failed`. Every submission and grading ADDs to the four scopes it belongs to.
+ * Quiz statistics for one filter scope: `total_submissions`, `passed`, `failed`, `sum_score_passed`,
+ * `sum_score_failed`, `sum_time_passed`, `sum_time_failed`. Every submission and grading moves the four scopes it
+ * belongs to. Course and lesson scopes live in the course partition; the student's scopes in the student's.
  */
-export const quizStatsKey = (
-  courseId: number,
-  scope: { lessonId?: number | undefined; userId?: number | undefined } = {},
-): ItemKey => ({
+export const courseQuizStatsKey = (courseId: number): ItemKey => ({
   pk: `SPACE#${courseId}`,
-  sk: `QUIZSTATS${scope.lessonId !== undefined ? `#LESSON#${pad(scope.lessonId)}` : ''}${
-    scope.userId !== undefined ? `#USER#${pad(scope.userId)}` : ''
-  }`,
+  sk: 'QUIZSTATS',
+});
+export const lessonQuizStatsKey = (courseId: number, lessonId: number): ItemKey => ({
+  pk: `SPACE#${courseId}`,
+  sk: `QUIZSTATS#LESSON#${pad(lessonId)}`,
+});
+export const studentQuizStatsKey = (courseId: number, userId: number): ItemKey => ({
+  pk: studentQuizPartition(courseId, userId),
+  sk: 'QUIZSTATS',
+});
+export const studentLessonQuizStatsKey = (courseId: number, userId: number, lessonId: number): ItemKey => ({
+  pk: studentQuizPartition(courseId, userId),
+  sk: `QUIZSTATS#LESSON#${pad(lessonId)}`,
 });

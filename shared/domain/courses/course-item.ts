@@ -1,5 +1,12 @@
+import * as v from 'valibot';
 import { lessonOrderKey, quizKey } from '../../db/keys/courses.ts';
-import type { CourseType, LessonStatus, QuestionType } from '../../vocabulary/courses.ts';
+import {
+  type CourseType,
+  LESSON_STATUSES,
+  type LessonStatus,
+  QUESTION_TYPES,
+  type QuestionType,
+} from '../../vocabulary/courses.ts';
 import type { SpaceLink } from '../spaces/index.ts';
 
 export type { CourseType, LessonStatus, QuestionType };
@@ -76,7 +83,19 @@ export const EMPTY_COURSE_STATS: CourseStats = {
   quiz_submissions_count: 0,
 };
 
+const integer = v.pipe(v.number(), v.integer());
+
 /** The order row of a lesson in its course partition; it copies what a lesson list shows. */
+export const LessonOrderRowSchema = v.object({
+  lesson_id: integer,
+  course_id: integer,
+  position: integer,
+  title: v.string(),
+  slug: v.string(),
+  status: v.picklist(LESSON_STATUSES),
+});
+export type LessonOrderRow = v.InferOutput<typeof LessonOrderRowSchema>;
+
 export const storedLessonOrderRow = (lesson: {
   id: number;
   course_id: number;
@@ -95,43 +114,42 @@ export const storedLessonOrderRow = (lesson: {
   status: lesson.status,
 });
 
-export interface QuizOption {
-  id: string;
-  text: string;
-  is_correct: boolean;
-}
+export const QuizOptionSchema = v.object({ id: v.string(), text: v.string(), is_correct: v.boolean() });
+export type QuizOption = v.InferOutput<typeof QuizOptionSchema>;
 
 /** A quiz question as stored; `slug` keys the second result shape, `id` the first. */
-export interface QuizQuestion {
-  id: string;
-  slug: string;
-  type: QuestionType;
-  question: string;
+export const QuizQuestionSchema = v.object({
+  id: v.string(),
+  slug: v.string(),
+  type: v.picklist(QUESTION_TYPES),
+  question: v.string(),
   /** Choice types; empty for short answers. */
-  options: QuizOption[];
-  points: number;
-  required: boolean;
-  explanation: string;
+  options: v.array(QuizOptionSchema),
+  points: integer,
+  required: v.boolean(),
+  explanation: v.string(),
   /** Short answers graded by exact match; empty means manual grading. */
-  accepted_answers: string[];
-}
+  accepted_answers: v.array(v.string()),
+});
+export type QuizQuestion = v.InferOutput<typeof QuizQuestionSchema>;
 
-/** The quiz of a lesson (`POST#<lessonId>` / `QUIZ`). */
-export interface QuizItem {
-  lesson_id: number;
-  course_id: number;
-  passing_score: number;
+/** The quiz of a lesson (`POST#<lessonId>` / `QUIZ`), as stored and as reads parse it. */
+export const QuizItemSchema = v.object({
+  lesson_id: integer,
+  course_id: integer,
+  passing_score: integer,
   /** 0 = unlimited. */
-  max_attempts: number;
-  allow_retake: boolean;
+  max_attempts: integer,
+  allow_retake: v.boolean(),
   /** Seconds; 0 = none. */
-  time_limit: number;
-  show_correct_answers: boolean;
-  randomize_questions: boolean;
-  questions: QuizQuestion[];
-  created_at: string;
-  updated_at: string;
-}
+  time_limit: integer,
+  show_correct_answers: v.boolean(),
+  randomize_questions: v.boolean(),
+  questions: v.array(QuizQuestionSchema),
+  created_at: v.string(),
+  updated_at: v.string(),
+});
+export type QuizItem = v.InferOutput<typeof QuizItemSchema>;
 
 export const QUIZ_DEFAULTS = {
   passing_score: 70,

@@ -1,3 +1,11 @@
 /** The courses domain's public surface: what other domains may use (README, import rules). */
 export * from './course-item.ts';
+export { findCourseLessons, findQuiz } from './course-repository.ts';
+export {
+  announceLessonCompletion,
+  completeLesson,
+  type LessonCompletionPlan,
+  planLessonCompletion,
+  recordsCourseProgress,
+} from './lesson-completion.ts';
 export { type QuizInput, QuizSchema } from './quiz-schema.ts';

@@ -1,12 +1,13 @@
 import * as v from 'valibot';
-import { QUESTION_TYPES } from '../../vocabulary/courses.ts';
+import { QUESTION_TYPES, QUIZ_MAX_QUESTIONS } from '../../vocabulary/courses.ts';
 import { QUIZ_DEFAULTS } from './course-item.ts';
 
 /**
  * The validation rules of a quiz as an author writes it (the import uses them; a future quiz editor can too).
  * Choice questions need options with unique ids and at least one correct option; single-answer types exactly
  * one; `true_false` options are `true` and `false` because answers name options by id and decisions.md sends a
- * true/false answer as `"true"`/`"false"`. `accepted_answers` belongs to short answers only.
+ * true/false answer as `"true"`/`"false"`. `accepted_answers` belongs to short answers only (at most 500
+ * characters each, the exact-match answer cap).
  */
 const OptionSchema = v.strictObject({
   id: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
@@ -14,11 +15,24 @@ const OptionSchema = v.strictObject({
   is_correct: v.boolean(),
 });
 
+/** Question ids key answer objects; `__proto__` would name an object's prototype instead of a key. */
+const questionId = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1),
+  v.maxLength(100),
+  v.check((id) => id !== '__proto__', 'is reserved'),
+);
+
 export const QuestionSchema = v.pipe(
   v.strictObject({
-    id: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
+    id: questionId,
     slug: v.optional(
-      v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1..100 of A-Z a-z 0-9 _ -')),
+      v.pipe(
+        v.string(),
+        v.regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1..100 of A-Z a-z 0-9 _ -'),
+        v.check((slug) => slug !== '__proto__', 'is reserved'),
+      ),
     ),
     type: v.picklist(QUESTION_TYPES),
     question: v.pipe(v.string(), v.minLength(1), v.maxLength(5000)),
@@ -72,7 +86,11 @@ export const QuizSchema = v.pipe(
     time_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), QUIZ_DEFAULTS.time_limit),
     show_correct_answers: v.optional(v.boolean(), QUIZ_DEFAULTS.show_correct_answers),
     randomize_questions: v.optional(v.boolean(), QUIZ_DEFAULTS.randomize_questions),
-    questions: v.pipe(v.array(QuestionSchema), v.minLength(1, 'a quiz needs at least one question')),
+    questions: v.pipe(
+      v.array(QuestionSchema),
+      v.minLength(1, 'a quiz needs at least one question'),
+      v.maxLength(QUIZ_MAX_QUESTIONS, `a quiz has at most ${QUIZ_MAX_QUESTIONS} questions`),
+    ),
   }),
   v.check(
     (quiz) => new Set(quiz.questions.map((q) => q.id)).size === quiz.questions.length,
@@ -81,6 +99,15 @@ export const QuizSchema = v.pipe(
   v.check(
     (quiz) => new Set(quiz.questions.map((q) => q.slug ?? q.id)).size === quiz.questions.length,
     'question slugs must be unique',
+  ),
+  // Submissions are keyed by ids or by slugs (decisions.md); a slug that is another question's id would make a key
+  // name two questions.
+  v.check(
+    (quiz) =>
+      quiz.questions.every(
+        (q) => q.slug === undefined || !quiz.questions.some((other) => other !== q && other.id === q.slug),
+      ),
+    "a question's slug may not be another question's id",
   ),
 );
 

@@ -1,0 +1,7 @@
+import { gradeQuizResult as contract } from '../../../shared/contracts/quizzes.ts';
+import { gradeQuizResult } from '../../../shared/domain/quizzes/grade-quiz-result.ts';
+import { httpHandler } from '../../../shared/http/handler.ts';
+
+export const handler = httpHandler(contract, ({ params, body }, ctx) =>
+  gradeQuizResult(ctx.caller, params.course_id, params.quiz_id, body),
+);

@@ -1,0 +1,37 @@
+import type { CatalogueRoute } from './route.ts';
+
+/** Quizzes (PRO). Submitting and grading may complete a lesson, which notifies the student (`mail` queue). */
+export const QUIZ_ROUTES = [
+  {
+    operationId: 'submitQuiz',
+    method: 'POST',
+    path: '/courses/{course_id}/lessons/{lesson_id}/quiz/submit',
+    access: 'enrolled_student',
+    entry: 'functions/http/quizzes/submit-quiz.ts',
+    grants: { table: 'readWrite', sendTo: ['mail'] },
+  },
+  {
+    operationId: 'getQuizResult',
+    method: 'GET',
+    path: '/courses/{course_id}/lessons/{lesson_id}/quiz/result',
+    access: 'authenticated',
+    entry: 'functions/http/quizzes/get-quiz-result.ts',
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'listQuizResults',
+    method: 'GET',
+    path: '/admin/courses/{course_id}/quiz-results',
+    access: 'course_admin',
+    entry: 'functions/http/quizzes/list-quiz-results.ts',
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'gradeQuizResult',
+    method: 'POST',
+    path: '/admin/courses/{course_id}/quiz-results/{quiz_id}',
+    access: 'course_admin',
+    entry: 'functions/http/quizzes/grade-quiz-result.ts',
+    grants: { table: 'readWrite', sendTo: ['mail'] },
+  },
+] as const satisfies readonly CatalogueRoute[];

@@ -1,0 +1,119 @@
+import { courseStatsKey } from '../../db/keys/courses.ts';
+import { membershipKey } from '../../db/keys/spaces.ts';
+import { counterUpdate } from '../../db/counters.ts';
+import { type TransactAction, transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
+import { logger } from '../../observability/logger.ts';
+import { emitNotification } from '../notifications/index.ts';
+import { findMembership, type MembershipItem } from '../spaces/index.ts';
+import type { LessonOrderRow } from './course-item.ts';
+import { findCourseLessons } from './course-repository.ts';
+
+/**
+ * Lesson completion for course progress: the one place that records it (quiz passes now; the course
+ * administration's "complete a lesson" later).
+ *
+ * - A completion adds the lesson to the membership's `completed_lessons` number set and `ADD total_completions 1`
+ *   on the course stats; when it makes every published lesson complete, also `ADD completed_students 1`.
+ * - Idempotent: a lesson already in the set is not recorded again, so a second pass counts nothing.
+ * - Exact under concurrency: the membership update carries the condition that the set is still the one the plan
+ *   was computed from (`completed_lessons = :seen`, DynamoDB compares sets by value), so two completions of the
+ *   same lesson, or of the last two lessons at once, cannot both count; the loser re-reads and re-plans.
+ * - Only an active `student` membership records progress: course staff trying a quiz do not move the course's
+ *   completion figures (overAllProgress divides by students_count).
+ *
+ * Invariant the figures rely on: lessons are only ever added to `completed_lessons` here. Publishing a new lesson
+ * does not re-open `completed_students` (that belongs to the lesson-publish flow).
+ */
+export interface LessonCompletionPlan {
+  /** The membership update; put it in the same transaction as the counted change. */
+  readonly membershipUpdate: TransactAction;
+  /** Deltas for the course stats item (`courseStatsKey`); merge them with the transaction's other course deltas. */
+  readonly courseStatsDeltas: Readonly<Record<string, number>>;
+  readonly completesCourse: boolean;
+}
+
+/** The student roles whose completions count (course staff's do not). */
+export const recordsCourseProgress = (membership: MembershipItem | undefined): membership is MembershipItem =>
+  membership?.status === 'active' && membership.role === 'student';
+
+/**
+ * The writes that record `lessonId` as completed for the member, planned from the membership as read; undefined
+ * when nothing is to be recorded (already complete, or not a student).
+ */
+export function planLessonCompletion(
+  membership: MembershipItem | undefined,
+  lessonId: number,
+  lessons: readonly LessonOrderRow[],
+): LessonCompletionPlan | undefined {
+  if (!recordsCourseProgress(membership)) return undefined;
+  const seen = membership.completed_lessons ?? new Set<number>();
+  if (seen.has(lessonId)) return undefined;
+  const after = new Set([...seen, lessonId]);
+  const published = lessons
+    .filter((lesson) => lesson.status === 'published')
+    .map((lesson) => lesson.lesson_id);
+  const wasComplete = published.length > 0 && published.every((id) => seen.has(id));
+  const completesCourse = !wasComplete && published.every((id) => after.has(id));
+  return {
+    membershipUpdate: updateAction(membershipKey(membership.space_id, membership.user_id), {
+      UpdateExpression: 'ADD completed_lessons :lesson',
+      ConditionExpression:
+        seen.size === 0
+          ? '#status = :active AND attribute_not_exists(completed_lessons)'
+          : '#status = :active AND completed_lessons = :seen',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':lesson': new Set([lessonId]),
+        ':active': 'active',
+        ...(seen.size === 0 ? {} : { ':seen': seen }),
+      },
+    }),
+    courseStatsDeltas: { total_completions: 1, ...(completesCourse ? { completed_students: 1 } : {}) },
+    completesCourse,
+  };
+}
+
+/**
+ * Records one lesson completion on its own (for callers without a transaction of their own): reads the membership
+ * consistently and the course's lessons, writes the plan, and re-plans when a concurrent completion changed the
+ * set meanwhile. Answers whether this call recorded it (false: already complete, or not a student).
+ */
+export async function completeLesson(courseId: number, userId: number, lessonId: number): Promise<boolean> {
+  const lessons = await findCourseLessons(courseId);
+  for (;;) {
+    const membership = await findMembership(courseId, userId, { consistent: true });
+    const plan = planLessonCompletion(membership, lessonId, lessons);
+    if (!plan) return false;
+    const outcome = await transactWriteIfConditionsHold([
+      plan.membershipUpdate,
+      counterUpdate(courseStatsKey(courseId), plan.courseStatsDeltas),
+    ]);
+    if (outcome.written) return true;
+  }
+}
+
+/**
+ * `lesson_complete` to the student (decisions.md, Notifications). Called after the completion is stored; a failure
+ * to notify is logged and never undoes or fails the completion.
+ */
+export async function announceLessonCompletion(completion: {
+  readonly userId: number;
+  readonly courseId: number;
+  readonly lessonId: number;
+  readonly lessonTitle: string;
+}): Promise<void> {
+  try {
+    await emitNotification({
+      recipientId: completion.userId,
+      type: 'lesson_complete',
+      actorId: null,
+      title: 'Lesson completed',
+      message: `You completed the lesson "${completion.lessonTitle}".`,
+      actionUrl: `/courses/${completion.courseId}/lessons/${completion.lessonId}`,
+      objectId: completion.lessonId,
+      objectType: 'lesson',
+    });
+  } catch (error) {
+    logger.error('could not notify a lesson completion', { ...completion, error });
+  }
+}

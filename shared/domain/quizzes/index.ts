@@ -1,0 +1,7 @@
+/**
+ * The quizzes domain's public surface: grading and submissions. Lessons, quizzes as authored and lesson completion
+ * belong to the courses domain.
+ */
+export { type QuizStatistics, statisticsFor } from './quiz-statistics.ts';
+export { findQuizStats } from './quiz-submission-repository.ts';
+export { type QuizStats, type QuizSubmission, statsScopeKey } from './quiz-submission-item.ts';

@@ -1,0 +1,185 @@
+import * as v from 'valibot';
+import {
+  courseQuizStatsKey,
+  courseQuizSubmissionsByName,
+  courseQuizSubmissionsByScore,
+  courseQuizSubmissionsByTime,
+  lessonQuizStatsKey,
+  lessonQuizSubmissionsByName,
+  lessonQuizSubmissionsByScore,
+  lessonQuizSubmissionsByTime,
+  quizAnswersKey,
+  quizAttemptKey,
+  quizNameSort,
+  quizResultPrefix,
+  quizScoreSort,
+  quizSubmissionKey,
+  quizTimeSort,
+  studentLessonQuizStatsKey,
+  studentQuizStatsKey,
+} from '../../db/keys/courses.ts';
+import { indexEntry, type ItemKey } from '../../db/partition.ts';
+import { QUIZ_SUBMISSION_STATUSES } from '../../vocabulary/courses.ts';
+
+const integer = v.pipe(v.number(), v.integer());
+
+/**
+ * A submission's list row, stored twice: at its attempt slot (listed in the course's three orders) and at its id
+ * pointer (listed in the lesson's three orders). Small on purpose (answers live in the answers item), so every
+ * list page costs the same whatever was answered.
+ */
+export const QuizSubmissionSchema = v.object({
+  id: integer,
+  user_id: integer,
+  course_id: integer,
+  lesson_id: integer,
+  attempt_number: integer,
+  score: integer,
+  points_earned: integer,
+  points_possible: integer,
+  total_questions: integer,
+  correct_answers: integer,
+  passed: v.boolean(),
+  passing_score: integer,
+  time_spent: integer,
+  status: v.picklist(QUIZ_SUBMISSION_STATUSES),
+  /** UTC ISO timestamps. */
+  submitted_at: v.string(),
+  graded_at: v.nullable(v.string()),
+  graded_by: v.nullable(integer),
+  /** The student's display name when submitting: the by-name order's key (rows show the current profile). */
+  sort_name: v.string(),
+  /** Moves with every grading; a grading writes on the condition that it is still the one it read. */
+  revision: integer,
+});
+export type QuizSubmission = v.InferOutput<typeof QuizSubmissionSchema>;
+
+/** The three sort keys of a row: by time, by score, by name; each starts with the row's result. */
+function sorts(row: QuizSubmission) {
+  const prefix = quizResultPrefix(row.passed);
+  return {
+    prefix,
+    time: quizTimeSort(prefix, row.submitted_at, row.id),
+    score: quizScoreSort(prefix, row.score, row.submitted_at, row.id),
+    name: quizNameSort(prefix, row.sort_name, row.user_id, row.submitted_at, row.id),
+  };
+}
+
+/** The attempt slot item (`quizAttemptKey`), in the course's lists. */
+export function storedQuizAttempt(row: QuizSubmission) {
+  const { time, score, name } = sorts(row);
+  return {
+    ...quizAttemptKey(row.course_id, row.user_id, row.lesson_id, row.attempt_number),
+    entity: 'quiz_attempt',
+    ...row,
+    ...indexEntry(courseQuizSubmissionsByTime(row.course_id, row.passed), time),
+    ...indexEntry(courseQuizSubmissionsByScore(row.course_id, row.passed), score),
+    ...indexEntry(courseQuizSubmissionsByName(row.course_id, row.passed), name),
+  };
+}
+
+/** The id pointer item (`quizSubmissionKey`), in the lesson's lists. */
+export function storedQuizSubmissionPointer(row: QuizSubmission) {
+  const { time, score, name } = sorts(row);
+  return {
+    ...quizSubmissionKey(row.id),
+    entity: 'quiz_submission',
+    ...row,
+    ...indexEntry(lessonQuizSubmissionsByTime(row.lesson_id, row.passed), time),
+    ...indexEntry(lessonQuizSubmissionsByScore(row.lesson_id, row.passed), score),
+    ...indexEntry(lessonQuizSubmissionsByName(row.lesson_id, row.passed), name),
+  };
+}
+
+/**
+ * The key that orders a row in a list of the given order: its index sort key after the result prefix (so passed
+ * and failed rows compare as the merged list shows them). In-memory sorting uses it to agree with the indexes.
+ */
+export const rowOrderKey = (row: QuizSubmission, order: 'submitted_at' | 'score' | 'user_name'): string => {
+  const keys = sorts(row);
+  const key = order === 'score' ? keys.score : order === 'user_name' ? keys.name : keys.time;
+  return key.slice(keys.prefix.length);
+};
+
+const AnswerValueSchema = v.union([v.string(), v.array(v.string())]);
+const QuestionGradeSchema = v.object({
+  is_correct: v.boolean(),
+  points_earned: integer,
+  pending: v.boolean(),
+});
+
+/** The answers item (`quizAnswersKey`): what was answered, how each answer was graded, the grader's feedback. */
+export const QuizAnswersSchema = v.object({
+  submission_id: integer,
+  /** How the submission named its questions (decides the submit response's shape). */
+  key_style: v.picklist(['id', 'slug']),
+  /** By question id, answered questions only. */
+  answers: v.record(v.string(), AnswerValueSchema),
+  grades: v.record(v.string(), QuestionGradeSchema),
+  /** The grader's feedback; null until a grader writes one (responses then show an automatic message). */
+  feedback: v.nullable(v.string()),
+});
+export type QuizAnswers = v.InferOutput<typeof QuizAnswersSchema>;
+
+export const storedQuizAnswers = (
+  row: Pick<QuizSubmission, 'course_id' | 'user_id' | 'lesson_id' | 'attempt_number'>,
+  answers: QuizAnswers,
+) => ({
+  ...quizAnswersKey(row.course_id, row.user_id, row.lesson_id, row.attempt_number),
+  entity: 'quiz_answers',
+  ...answers,
+});
+
+// ---- Statistics ---------------------------------------------------------------------------------------------
+
+/** A stats item's counters (0 when absent). Averages are sums ÷ counts, per result so status filters are exact. */
+export const QuizStatsSchema = v.object({
+  total_submissions: v.optional(integer, 0),
+  passed: v.optional(integer, 0),
+  failed: v.optional(integer, 0),
+  sum_score_passed: v.optional(integer, 0),
+  sum_score_failed: v.optional(integer, 0),
+  sum_time_passed: v.optional(integer, 0),
+  sum_time_failed: v.optional(integer, 0),
+});
+export type QuizStats = v.InferOutput<typeof QuizStatsSchema>;
+export const EMPTY_QUIZ_STATS: QuizStats = v.parse(QuizStatsSchema, {});
+
+/** What one row adds to the stats of every scope it belongs to (its negation removes it). */
+export function statsContribution(
+  row: Pick<QuizSubmission, 'passed' | 'score' | 'time_spent'>,
+  sign: 1 | -1 = 1,
+): Record<string, number> {
+  const result = row.passed ? 'passed' : 'failed';
+  return {
+    total_submissions: sign,
+    [result]: sign,
+    [`sum_score_${result}`]: sign * row.score,
+    [`sum_time_${result}`]: sign * row.time_spent,
+  };
+}
+
+/** The four stats scopes a row counts in: course, lesson, student, student + lesson. */
+export const statsScopesOf = (
+  row: Pick<QuizSubmission, 'course_id' | 'lesson_id' | 'user_id'>,
+): ItemKey[] => [
+  courseQuizStatsKey(row.course_id),
+  lessonQuizStatsKey(row.course_id, row.lesson_id),
+  studentQuizStatsKey(row.course_id, row.user_id),
+  studentLessonQuizStatsKey(row.course_id, row.user_id, row.lesson_id),
+];
+
+/** The stats item of the list's filter scope. */
+export function statsScopeKey(
+  courseId: number,
+  filter: { readonly lessonId?: number | undefined; readonly userId?: number | undefined },
+): ItemKey {
+  if (filter.userId !== undefined) {
+    return filter.lessonId !== undefined
+      ? studentLessonQuizStatsKey(courseId, filter.userId, filter.lessonId)
+      : studentQuizStatsKey(courseId, filter.userId);
+  }
+  return filter.lessonId !== undefined
+    ? lessonQuizStatsKey(courseId, filter.lessonId)
+    : courseQuizStatsKey(courseId);
+}

@@ -1,0 +1,224 @@
+import {
+  courseQuizSubmissionsByName,
+  courseQuizSubmissionsByScore,
+  courseQuizSubmissionsByTime,
+  courseStatsKey,
+  lessonQuizSubmissionsByName,
+  lessonQuizSubmissionsByScore,
+  lessonQuizSubmissionsByTime,
+  quizAnswersKey,
+  quizAttemptKey,
+  quizSubmissionKey,
+  studentCourseAttempts,
+  studentLessonAttempts,
+} from '../../db/keys/courses.ts';
+import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
+import { queryMergedPage } from '../../db/merged-page.ts';
+import type { ItemKey, Partition } from '../../db/partition.ts';
+import { getItem, queryAll, queryItems } from '../../db/reads.ts';
+import { putAction, type TransactAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
+import type { QuizResultFilter, QuizResultOrder } from '../../vocabulary/courses.ts';
+import type { LessonCompletionPlan } from '../courses/index.ts';
+import {
+  EMPTY_QUIZ_STATS,
+  type QuizAnswers,
+  QuizAnswersSchema,
+  type QuizStats,
+  QuizStatsSchema,
+  type QuizSubmission,
+  QuizSubmissionSchema,
+  statsContribution,
+  statsScopesOf,
+  storedQuizAnswers,
+  storedQuizAttempt,
+  storedQuizSubmissionPointer,
+} from './quiz-submission-item.ts';
+
+/**
+ * Quiz submissions, their answers and statistics, one method per access pattern (ACCESS_PATTERNS.md, "Quizzes").
+ * Every write that changes what the statistics count moves them in the same TransactWriteItems.
+ */
+
+/** The student's latest attempt at a lesson's quiz (consistent: decides the next attempt number). */
+export async function findLatestAttempt(
+  courseId: number,
+  userId: number,
+  lessonId: number,
+): Promise<QuizSubmission | undefined> {
+  const [latest] = await queryItems(studentLessonAttempts(courseId, userId, lessonId), QuizSubmissionSchema, {
+    ascending: false,
+    limit: 1,
+    consistent: true,
+  });
+  return latest;
+}
+
+export function findAttempt(
+  courseId: number,
+  userId: number,
+  lessonId: number,
+  attempt: number,
+): Promise<QuizSubmission | undefined> {
+  return getItem(quizAttemptKey(courseId, userId, lessonId, attempt), QuizSubmissionSchema, {
+    consistent: true,
+  });
+}
+
+export function findAttemptAnswers(
+  row: Pick<QuizSubmission, 'course_id' | 'user_id' | 'lesson_id' | 'attempt_number'>,
+): Promise<QuizAnswers | undefined> {
+  return getItem(
+    quizAnswersKey(row.course_id, row.user_id, row.lesson_id, row.attempt_number),
+    QuizAnswersSchema,
+    { consistent: true },
+  );
+}
+
+/** A submission by id (the grading path), through its pointer. */
+export function findSubmissionById(submissionId: number): Promise<QuizSubmission | undefined> {
+  return getItem(quizSubmissionKey(submissionId), QuizSubmissionSchema, { consistent: true });
+}
+
+/** One stats item (one GetItem whatever the number of submissions); zeros when nothing was counted yet. */
+export async function findQuizStats(key: ItemKey): Promise<QuizStats> {
+  return (await getItem(key, QuizStatsSchema)) ?? EMPTY_QUIZ_STATS;
+}
+
+export type WriteOutcome = 'written' | 'slot_taken' | 'changed' | 'completion_changed';
+
+/**
+ * Stores a new attempt: the slot (Put `attribute_not_exists`: the attempt number is taken once), its pointer and
+ * answers, the four statistics scopes, the course's `quiz_submissions_count`, and the lesson completion when the
+ * attempt passed and completes the lesson, all in one transaction. Answers `slot_taken` when a concurrent
+ * submission took the number, `completion_changed` when the membership changed since it was read; nothing is
+ * written then.
+ */
+export async function insertSubmission(
+  row: QuizSubmission,
+  answers: QuizAnswers,
+  completion: LessonCompletionPlan | undefined,
+): Promise<WriteOutcome> {
+  const actions: TransactAction[] = [
+    putAction(storedQuizAttempt(row), { ifAbsent: true }),
+    putAction(storedQuizSubmissionPointer(row), { ifAbsent: true }),
+    putAction(storedQuizAnswers(row, answers), { ifAbsent: true }),
+    ...statsScopesOf(row).map((key) => counterUpdate(key, statsContribution(row))),
+    counterUpdate(
+      courseStatsKey(row.course_id),
+      new CounterDeltas().add('quiz_submissions_count', 1).addAll(completion?.courseStatsDeltas ?? {}),
+    ),
+    ...(completion ? [completion.membershipUpdate] : []),
+  ];
+  const outcome = await transactWriteIfConditionsHold(actions);
+  if (outcome.written) return 'written';
+  if (outcome.failed.includes(0)) return 'slot_taken';
+  if (completion && outcome.failed.includes(actions.length - 1)) return 'completion_changed';
+  throw new Error('Quiz statistics disagree with the submissions (a decrement below zero was refused)');
+}
+
+/**
+ * Stores a grading: the new row at its slot on the condition that the slot still has the revision the grader read
+ * (so two graders cannot both apply their deltas), the pointer re-keyed with it, the answers item, the statistics
+ * moved by the difference, and a completion when the grading makes the attempt pass. `changed`: another grading
+ * came first; `completion_changed`: the membership changed since it was read. Nothing is written then.
+ */
+export async function writeGrading(
+  before: QuizSubmission,
+  after: QuizSubmission,
+  answers: QuizAnswers,
+  completion: LessonCompletionPlan | undefined,
+): Promise<WriteOutcome> {
+  const deltas = new CounterDeltas().addAll(statsContribution(before, -1)).addAll(statsContribution(after));
+  const actions: TransactAction[] = [
+    putAction(storedQuizAttempt(after), {
+      condition: {
+        ConditionExpression: 'revision = :seen',
+        ExpressionAttributeValues: { ':seen': before.revision },
+      },
+    }),
+    putAction(storedQuizSubmissionPointer(after)),
+    putAction(storedQuizAnswers(after, answers)),
+    ...(deltas.isEmpty ? [] : statsScopesOf(after).map((key) => counterUpdate(key, deltas))),
+    ...(completion
+      ? [
+          counterUpdate(courseStatsKey(after.course_id), completion.courseStatsDeltas),
+          completion.membershipUpdate,
+        ]
+      : []),
+  ];
+  const outcome = await transactWriteIfConditionsHold(actions);
+  if (outcome.written) return 'written';
+  if (outcome.failed.includes(0)) return 'changed';
+  if (completion && outcome.failed.includes(actions.length - 1)) return 'completion_changed';
+  throw new Error('Quiz statistics disagree with the submissions (a decrement below zero was refused)');
+}
+
+// ---- The administrators' list -----------------------------------------------------------------------------
+
+const PARTITIONS: Record<
+  'course' | 'lesson',
+  Record<QuizResultOrder, (id: number, passed: boolean) => Partition>
+> = {
+  course: {
+    submitted_at: courseQuizSubmissionsByTime,
+    score: courseQuizSubmissionsByScore,
+    user_name: courseQuizSubmissionsByName,
+  },
+  lesson: {
+    submitted_at: lessonQuizSubmissionsByTime,
+    score: lessonQuizSubmissionsByScore,
+    user_name: lessonQuizSubmissionsByName,
+  },
+};
+
+export interface ResultsPageQuery {
+  readonly courseId: number;
+  readonly lessonId?: number | undefined;
+  readonly status: QuizResultFilter;
+  readonly orderby: QuizResultOrder;
+  readonly ascending: boolean;
+  readonly page: number;
+  readonly perPage: number;
+  /** From the scope's stats item: a page past it reads nothing. */
+  readonly total: number;
+}
+
+/**
+ * One page of a course's (or one lesson's) submissions in the requested order: a key condition on the index
+ * partition of that scope and order, `begins_with` the result for `passed`/`failed`, and the merge of both results
+ * for `all`. Page 1 reads at most two Query pages whatever the number of submissions.
+ */
+export async function queryResultsPage(query: ResultsPageQuery): Promise<QuizSubmission[]> {
+  const partitionOf =
+    query.lessonId === undefined
+      ? (passed: boolean) => PARTITIONS.course[query.orderby](query.courseId, passed)
+      : (passed: boolean) => PARTITIONS.lesson[query.orderby](query.lessonId as number, passed);
+  const results = query.status === 'passed' ? [true] : query.status === 'failed' ? [false] : [true, false];
+  const page = await queryMergedPage({
+    sources: results.map(partitionOf),
+    schema: QuizSubmissionSchema,
+    ascending: query.ascending,
+    page: query.page,
+    perPage: query.perPage,
+    total: query.total,
+  });
+  return page.items;
+}
+
+/**
+ * Every attempt of one student in a course (or at one lesson): the student's own partition, bounded by that
+ * student's attempts, never by the course's size. The list's `user_id` filter sorts and pages these in memory.
+ */
+export async function findStudentAttempts(
+  courseId: number,
+  userId: number,
+  lessonId?: number,
+): Promise<QuizSubmission[]> {
+  const partition =
+    lessonId === undefined
+      ? studentCourseAttempts(courseId, userId)
+      : studentLessonAttempts(courseId, userId, lessonId);
+  const rows: QuizSubmission[] = [];
+  for await (const batch of queryAll(partition, QuizSubmissionSchema)) rows.push(...batch);
+  return rows;
+}

@@ -1,0 +1,105 @@
+import { nextId } from '../../db/sequence.ts';
+import type { Caller } from '../auth/index.ts';
+import { announceLessonCompletion, planLessonCompletion } from '../courses/index.ts';
+import { nowIso } from '../dates.ts';
+import { findMembership } from '../spaces/index.ts';
+import { findUserById } from '../users/index.ts';
+import { type AnswerValue, gradeSubmission } from './quiz-grading.ts';
+import { checkAnswers } from './quiz-answers.ts';
+import { alreadySubmitted, maxAttemptsReached } from './quiz-errors.ts';
+import { loadQuizLessonForSubmission, nextLessonUnlocked } from './load-quiz-lesson.ts';
+import { toSubmitResultById, toSubmitResultBySlug } from './quiz-mapper.ts';
+import type { QuizAnswers, QuizSubmission } from './quiz-submission-item.ts';
+import { findLatestAttempt, insertSubmission } from './quiz-submission-repository.ts';
+
+/** The submit body as the contract delivers it (`time_spent` defaults to 0 there). */
+export interface SubmitQuizInput {
+  readonly answers: Readonly<Record<string, AnswerValue>>;
+  readonly time_spent: number;
+}
+
+/**
+ * Submits an attempt (contract "Submit", decisions.md "Quizzes"): checks course, lesson, quiz, enrolment and
+ * answers, grades, and stores the attempt as the student's next numbered attempt; all attempts are kept.
+ *
+ * Attempt limits hold under any concurrency: the next number is read consistently and the attempt is stored with
+ * a conditional Put of its slot, so of two submissions that read the same number one is refused by DynamoDB; the
+ * loser re-reads and tries the following number, or is refused with `already_submitted` (retakes not allowed) or
+ * `max_attempts_reached` once slots 1..max_attempts are taken.
+ *
+ * A pass records the lesson as completed in the same transaction (courses domain, once per lesson) and then
+ * notifies the student with `lesson_complete`.
+ */
+export async function submitQuiz(caller: Caller, courseId: number, lessonId: number, input: SubmitQuizInput) {
+  // One round of reads: the lesson's context, the student's profile (name for the by-name order) and the latest
+  // attempt, so a submission past the limit is refused before anything is allocated.
+  const [context, student, firstLatest] = await Promise.all([
+    loadQuizLessonForSubmission(caller, courseId, lessonId),
+    findUserById(caller.id),
+    findLatestAttempt(courseId, caller.id, lessonId),
+  ]);
+  const { quiz } = context;
+  const checked = checkAnswers(quiz, input.answers, input.time_spent);
+  const grade = gradeSubmission(quiz, checked.answers);
+  const nextAttempt = (latest: QuizSubmission | undefined): number => {
+    const attemptNumber = (latest?.attempt_number ?? 0) + 1;
+    if (attemptNumber > 1 && !quiz.allow_retake) throw alreadySubmitted();
+    if (quiz.max_attempts > 0 && attemptNumber > quiz.max_attempts)
+      throw maxAttemptsReached(quiz.max_attempts);
+    return attemptNumber;
+  };
+  let attemptNumber = nextAttempt(firstLatest);
+  const submissionId = await nextId('quiz_submission');
+  const answers: QuizAnswers = {
+    submission_id: submissionId,
+    key_style: checked.keyStyle,
+    answers: checked.answers,
+    grades: grade.grades,
+    feedback: null,
+  };
+
+  let membership = context.membership;
+  for (let round = 0; ; round++) {
+    if (round > 0) attemptNumber = nextAttempt(await findLatestAttempt(courseId, caller.id, lessonId));
+    const row: QuizSubmission = {
+      id: submissionId,
+      user_id: caller.id,
+      course_id: courseId,
+      lesson_id: lessonId,
+      attempt_number: attemptNumber,
+      score: grade.score,
+      points_earned: grade.points_earned,
+      points_possible: grade.points_possible,
+      total_questions: grade.total_questions,
+      correct_answers: grade.correct_answers,
+      passed: grade.passed,
+      passing_score: quiz.passing_score,
+      time_spent: input.time_spent,
+      status: grade.status,
+      submitted_at: nowIso(),
+      graded_at: null,
+      graded_by: null,
+      sort_name: student?.display_name ?? caller.username,
+      revision: 0,
+    };
+    const completion = grade.passed ? planLessonCompletion(membership, lessonId, context.lessons) : undefined;
+    const outcome = await insertSubmission(row, answers, completion);
+    if (outcome === 'completion_changed') {
+      membership = await findMembership(courseId, caller.id, { consistent: true });
+      continue;
+    }
+    if (outcome !== 'written') continue; // the slot was taken meanwhile: re-read the latest attempt
+
+    if (completion) {
+      await announceLessonCompletion({
+        userId: caller.id,
+        courseId,
+        lessonId,
+        lessonTitle: context.lesson.title,
+      });
+    }
+    return checked.keyStyle === 'slug'
+      ? toSubmitResultBySlug(quiz, row, answers)
+      : toSubmitResultById(quiz, row, answers, nextLessonUnlocked(context, row.passed));
+  }
+}

@@ -1,0 +1,109 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { completeLesson } from '../../shared/domain/courses/index.ts';
+import { runImport } from '../../shared/domain/import/run-import.ts';
+import { findMembership, findSpaceStats } from '../../shared/domain/spaces/index.ts';
+import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { importQuizCourse, type QuizCourse, submit } from '../support/quiz-course.ts';
+
+/**
+ * Passing a quiz lesson completes it for course progress (the membership's `completed_lessons`, the course's
+ * `total_completions` and `completed_students`), once, and notifies the student with `lesson_complete`.
+ */
+
+describe('passing completes the lesson', () => {
+  let own: QuizCourse;
+  beforeAll(async () => {
+    own = await importQuizCourse();
+  });
+
+  const notificationsOf = async (user: TestUser) => {
+    const response = await api<{
+      notifications: { data: Array<{ type: string; object_id: number | null }> };
+    }>('GET', '/notifications', { as: user, query: { type: 'lesson_complete' } });
+    return response.body.notifications.data;
+  };
+
+  it('records the completion once and notifies the student once; a fail records nothing', async () => {
+    await submit(own.student, own.courseId, own.lessons.last, { answers: { q_choice: 'five' } });
+    expect((await findMembership(own.courseId, own.student.id))?.completed_lessons).toBeUndefined();
+    expect(await notificationsOf(own.student)).toEqual([]);
+
+    for (let i = 0; i < 2; i++) {
+      const passed = await submit(own.student, own.courseId, own.lessons.last, {
+        answers: { q_choice: 'four' },
+      });
+      expect(passed.body.quiz_result.passed).toBe(true);
+    }
+    const membership = await findMembership(own.courseId, own.student.id, { consistent: true });
+    expect([...(membership?.completed_lessons ?? [])]).toEqual([own.lessons.last]);
+    const stats = await findSpaceStats(own.courseId);
+    expect(stats).toMatchObject({ total_completions: 1, completed_students: 0, quiz_submissions_count: 3 });
+    const notifications = await notificationsOf(own.student);
+    expect(notifications).toEqual([
+      expect.objectContaining({ type: 'lesson_complete', object_id: own.lessons.last }),
+    ]);
+  });
+
+  it('keeps the next lesson open after a failed retake of a passed quiz (sequential course)', async () => {
+    const pass = await submit(own.student2, own.courseId, own.lessons.quiz, {
+      answers: { q_choice: 'four', q_select: ['two', 'three'], q_exact: 'tsc' },
+    });
+    expect(pass.body.quiz_result).toMatchObject({ passed: true, next_lesson_unlocked: true });
+    const fail = await submit(own.student2, own.courseId, own.lessons.quiz, {
+      answers: { q_choice: 'five' },
+    });
+    expect(fail.body.quiz_result).toMatchObject({ passed: false, next_lesson_unlocked: true });
+  });
+
+  it('course staff passing a quiz move no course progress', async () => {
+    await submit(own.courseAdmin, own.courseId, own.lessons.last, { answers: { q_choice: 'four' } });
+    expect((await findMembership(own.courseId, own.courseAdmin.id))?.completed_lessons).toBeUndefined();
+  });
+
+  it('counts a student as completed when the pass completes every published lesson', async () => {
+    const tag = Date.now().toString(36);
+    const student = await createTestUser();
+    const output = await runImport({
+      courses: [
+        {
+          ref: 'c',
+          title: 'Two lessons',
+          slug: `two-lessons-${tag}`,
+          students: [student.username],
+          lessons: [
+            { ref: 'read', title: 'Read', slug: `read-${tag}` },
+            { ref: 'draft', title: 'Draft', slug: `draft-${tag}`, status: 'draft' },
+            {
+              ref: 'test',
+              title: 'Test',
+              slug: `test-${tag}`,
+              quiz: {
+                questions: [
+                  {
+                    id: 'q',
+                    type: 'true_false',
+                    question: 'Yes?',
+                    options: [
+                      { id: 'true', text: 'Yes', is_correct: true },
+                      { id: 'false', text: 'No', is_correct: false },
+                    ],
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const courseId = output.courses.c?.id as number;
+    const lessons = output.courses.c?.lessons as Record<string, number>;
+    // The non-quiz lesson through the courses domain's completion (the course administration will call it).
+    expect(await completeLesson(courseId, student.id, lessons.read as number)).toBe(true);
+    expect(await completeLesson(courseId, student.id, lessons.read as number)).toBe(false);
+    const pass = await submit(student, courseId, lessons.test as number, { answers: { q: 'true' } });
+    expect(pass.body.quiz_result).toMatchObject({ passed: true, score: 100, next_lesson_unlocked: false });
+    expect(await findSpaceStats(courseId)).toMatchObject({ total_completions: 2, completed_students: 1 });
+    await submit(student, courseId, lessons.test as number, { answers: { q: 'true' } });
+    expect(await findSpaceStats(courseId)).toMatchObject({ total_completions: 2, completed_students: 1 });
+  });
+});
