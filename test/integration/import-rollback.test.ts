@@ -9,10 +9,8 @@ import { ImportInterrupted } from '../../shared/domain/import/import-error.ts';
 import { findImportJournals } from '../../shared/domain/import/import-journal-repository.ts';
 import { recoverUnfinishedImports } from '../../shared/domain/import/recover-imports.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
-import {
-  getNotificationStats,
-  markNotificationsRead,
-} from '../../shared/domain/notifications/notification-repository.ts';
+import { getNotificationStats } from '../../shared/domain/notifications/notification-repository.ts';
+import { markNotificationsRead } from '../../shared/domain/notifications/notification-state-repository.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Caller } from '../auth/index.ts';
-import { deleteAllInBulk } from './notification-repository.ts';
+import { deleteAllInBulk } from './notification-state-repository.ts';
 import { requestTidying } from './request-tidying.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Caller } from '../auth/index.ts';
 import { loadOwnNotification, MAX_ATTEMPTS } from './load-own-notification.ts';
-import { deleteNotifications } from './notification-repository.ts';
+import { deleteNotifications } from './notification-state-repository.ts';
 
 /**
  * Deletes one notification. The delete is conditional on the read state just read and on the watermarks, so the

@@ -1,6 +1,6 @@
 import type { Caller } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
-import { markAllRead } from './notification-repository.ts';
+import { markAllRead } from './notification-state-repository.ts';
 import { requestTidying } from './request-tidying.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { Caller } from '../auth/index.ts';
 import { nowIso, toIsoDateTime } from '../dates.ts';
 import { loadOwnNotification, MAX_ATTEMPTS } from './load-own-notification.ts';
 import { withBulkState } from './notification-item.ts';
-import { markNotificationsRead } from './notification-repository.ts';
+import { markNotificationsRead } from './notification-state-repository.ts';
 
 const ALREADY_READ = 'Notification is already marked as read.';
 

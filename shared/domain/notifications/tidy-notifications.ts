@@ -1,5 +1,5 @@
 import type { TidyNotificationsMessage } from '../../messages/index.ts';
-import { flipCoveredToRead, purgeCovered } from './notification-repository.ts';
+import { flipCoveredToRead, purgeCovered } from './notification-state-repository.ts';
 import { publish } from '../../integrations/queue-publisher.ts';
 
 /** Items per message: a worker invocation stays well inside its timeout; the rest goes on in a follow-up message. */
