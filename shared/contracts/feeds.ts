@@ -1,163 +1,23 @@
 import * as v from 'valibot';
-import {
-  COMMENT_MESSAGE_MAX_LENGTH,
-  COMMENT_STATUSES,
-  FEED_MEDIA_MAX_ITEMS,
-  FEED_MEDIA_TYPE_MAX_LENGTH,
-  FEED_MESSAGE_MAX_LENGTH,
-  FEED_STATUSES,
-  FEED_TITLE_MAX_LENGTH,
-  FEED_TOPIC_FILTER_MAX,
-  FEED_TOPICS_MAX_ITEMS,
-  REACTION_TYPES,
-  URL_MAX_LENGTH,
-} from '../vocabulary/feeds.ts';
-import { paginatorB, paginatorC } from './envelopes.ts';
-import {
-  cursorQuery,
-  idParam,
-  integer,
-  isoDateTime,
-  messageResponse,
-  pageQuery,
-  perPageQuery,
-} from './fields.ts';
+import { FEED_MESSAGE_MAX_LENGTH, FEED_TOPIC_FILTER_MAX } from '../vocabulary/feeds.ts';
+import { paginatorC } from './envelopes.ts';
+import { messageResponse, pageQuery, perPageQuery } from './fields.ts';
 import { defineOperation } from './operation.ts';
-
-const TAGS = ['Feeds'];
-
-const INVALID = {
-  status: 400,
-  code: 'rest_invalid_param',
-  description: 'A parameter is malformed, out of range or unknown; `data.params` names it.',
-} as const;
-const TOPICS_INVALID = {
-  status: 400,
-  code: 'rest_invalid_param',
-  description:
-    'A topic rule is broken (`data.params.topics`): topics given while disabled, an unknown or inactive topic, ' +
-    'more than one topic when `allow_multiple` is false, more than `max_topics_per_post`, none when ' +
-    '`required_for_posts` or the space’s `topic_required` demands one, or a topic deleted meanwhile.',
-} as const;
-const FEED_NOT_FOUND = {
-  status: 404,
-  code: 'not_found',
-  description:
-    'No feed has this id, or the caller may not see it (a private or secret space, or unpublished).',
-} as const;
-const FORBIDDEN_MANAGE = {
-  status: 403,
-  code: 'rest_forbidden',
-  description: 'Only the author, a moderator of the feed’s space or a community moderator may do this.',
-} as const;
-
-// ---- Fields -------------------------------------------------------------------------------------------------------
-
-const positiveInteger = (message = 'must be a positive integer') =>
-  v.pipe(v.number(message), v.integer(message), v.minValue(1, message));
-
-const title = () =>
-  v.pipe(
-    v.string(),
-    v.maxLength(FEED_TITLE_MAX_LENGTH, `must be at most ${FEED_TITLE_MAX_LENGTH} characters`),
-  );
-
-const text = (max: number) =>
-  v.pipe(
-    v.string(),
-    v.check((value) => value.trim() !== '', 'must not be empty'),
-    v.maxLength(max, `must be at most ${max} characters`),
-  );
-
-const topicIds = () =>
-  v.pipe(
-    v.array(positiveInteger('must be an array of topic ids')),
-    v.maxLength(FEED_TOPICS_MAX_ITEMS, `must hold at most ${FEED_TOPICS_MAX_ITEMS} ids`),
-  );
-
-const httpUrl = () =>
-  v.pipe(
-    v.string(),
-    v.maxLength(URL_MAX_LENGTH, `must be at most ${URL_MAX_LENGTH} characters`),
-    v.check((value) => {
-      try {
-        const { protocol } = new URL(value);
-        return protocol === 'http:' || protocol === 'https:';
-      } catch {
-        return false;
-      }
-    }, 'must be an absolute http or https URL'),
-  );
-
-const media = () =>
-  v.pipe(
-    v.array(
-      v.strictObject({
-        type: v.pipe(
-          v.string(),
-          v.minLength(1, 'must not be empty'),
-          v.maxLength(FEED_MEDIA_TYPE_MAX_LENGTH),
-        ),
-        url: httpUrl(),
-      }),
-    ),
-    v.maxLength(FEED_MEDIA_MAX_ITEMS, `must hold at most ${FEED_MEDIA_MAX_ITEMS} items`),
-  );
-
-const status = () => v.picklist(FEED_STATUSES, `must be one of ${FEED_STATUSES.join(', ')}`);
-
-/** The author summary of feed items and comments (the contract's four `xprofile` fields). */
-export const feedAuthorSchema = v.object({
-  user_id: integer(),
-  display_name: v.string(),
-  username: v.string(),
-  avatar: v.string(),
-});
-
-export const feedTopicSchema = v.object({
-  id: integer(),
-  title: v.string(),
-  slug: v.string(),
-  color: v.string(),
-  icon: v.string(),
-});
-
-/** The feed item: the contract's fields, then what clients need besides. */
-export const feedSchema = v.object({
-  id: integer(),
-  user_id: integer(),
-  title: v.string(),
-  slug: v.string(),
-  message: v.string(),
-  message_rendered: v.string(),
-  type: v.literal('text'),
-  status: v.picklist(FEED_STATUSES),
-  comments_count: integer(),
-  reactions_count: integer(),
-  created_at: isoDateTime(),
-  xprofile: v.nullable(feedAuthorSchema),
-  space_id: v.nullable(integer()),
-  updated_at: isoDateTime(),
-  topics: v.array(feedTopicSchema),
-  liked: v.boolean(),
-  media: v.array(v.object({ type: v.string(), url: v.string() })),
-});
-
-export const commentSchema = v.object({
-  id: integer(),
-  post_id: integer(),
-  parent_id: v.nullable(integer()),
-  message: v.string(),
-  message_rendered: v.string(),
-  reactions_count: integer(),
-  status: v.picklist(COMMENT_STATUSES),
-  created_at: isoDateTime(),
-  updated_at: isoDateTime(),
-  liked: v.boolean(),
-  xprofile: v.nullable(feedAuthorSchema),
-});
-
-const feedParams = v.object({ feed_id: idParam() });
+import {
+  TAGS,
+  INVALID,
+  TOPICS_INVALID,
+  FEED_NOT_FOUND,
+  FORBIDDEN_MANAGE,
+  positiveInteger,
+  title,
+  text,
+  topicIds,
+  media,
+  status,
+  feedParams,
+  feedSchema,
+} from './feed-schemas.ts';
 
 // ---- Feeds -------------------------------------------------------------------------------------------------------
 
@@ -297,65 +157,4 @@ export const deleteFeed = defineOperation({
   params: feedParams,
   response: messageResponse(),
   errors: [INVALID, FORBIDDEN_MANAGE, FEED_NOT_FOUND],
-});
-
-// ---- Comments and reactions ----------------------------------------------------------------------------------------
-
-export const listFeedComments = defineOperation({
-  operationId: 'listFeedComments',
-  summary: 'Comments of a feed, oldest first (paginator B)',
-  description:
-    'Published comments of a feed the caller may see, oldest first; a reply is a row naming its `parent_id`. ' +
-    '`message_rendered` follows the feed rules. `liked` is the caller’s like; `xprofile` the author. ' +
-    '`next_page_url` carries an opaque `cursor`; following it costs one page.',
-  tags: TAGS,
-  params: feedParams,
-  query: v.object({ page: pageQuery(), per_page: perPageQuery(20), cursor: cursorQuery() }),
-  response: v.object({ comments: paginatorB(commentSchema) }),
-  errors: [INVALID, FEED_NOT_FOUND],
-});
-
-export const createFeedComment = defineOperation({
-  operationId: 'createFeedComment',
-  summary: 'Comment on a feed, or reply to one of its comments',
-  description:
-    '`parent_id` names a comment of the same feed (another feed’s comment: 400 `rest_invalid_param`). Notifies ' +
-    'the parent comment’s author (`new_reply`), the feed author (`new_comment`) and mentioned users who can see ' +
-    'the feed (`mention`), each once and never the commenter.',
-  tags: TAGS,
-  params: feedParams,
-  body: v.strictObject({
-    message: text(COMMENT_MESSAGE_MAX_LENGTH),
-    parent_id: v.optional(v.nullable(positiveInteger('must be a comment id (a positive integer) or null'))),
-  }),
-  response: v.object({ message: v.string(), comment: commentSchema }),
-  successStatus: 201,
-  errors: [
-    INVALID,
-    { status: 400, code: 'rest_missing_callback_param', description: '`message` is missing.' },
-    FEED_NOT_FOUND,
-  ],
-});
-
-export const reactToFeed = defineOperation({
-  operationId: 'reactToFeed',
-  summary: 'Toggle the caller’s like on a feed (or on one of its comments)',
-  description:
-    'A like when the caller has none, else removes it. With `comment_id` the like is on that comment of the ' +
-    'feed. Answers the new state and count; a like (not an unlike) notifies the author (`new_reaction`).',
-  tags: TAGS,
-  params: feedParams,
-  body: v.strictObject({
-    react_type: v.picklist(REACTION_TYPES, `must be one of ${REACTION_TYPES.join(', ')}`),
-    comment_id: v.optional(positiveInteger('must be a comment id (a positive integer)')),
-  }),
-  response: v.object({
-    message: v.string(),
-    data: v.object({ liked: v.boolean(), reactions_count: integer() }),
-  }),
-  errors: [
-    INVALID,
-    { status: 400, code: 'rest_missing_callback_param', description: '`react_type` is missing.' },
-    FEED_NOT_FOUND,
-  ],
 });

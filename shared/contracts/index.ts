@@ -1,5 +1,6 @@
 import type { Operation } from './operation.ts';
 import * as feeds from './feeds.ts';
+import * as feedComments from './feed-comments.ts';
 import * as notifications from './notifications.ts';
 import * as platform from './platform.ts';
 import * as topics from './topics.ts';
@@ -17,6 +18,7 @@ const MODULES: readonly Readonly<Record<string, unknown>>[] = [
   notifications,
   topics,
   feeds,
+  feedComments,
   quizzes,
 ];
 

@@ -1,4 +1,4 @@
-import { createFeedComment as contract } from '../../../shared/contracts/feeds.ts';
+import { createFeedComment as contract } from '../../../shared/contracts/feed-comments.ts';
 import { createComment } from '../../../shared/domain/feeds/create-comment.ts';
 import { httpHandler } from '../../../shared/http/handler.ts';
 

@@ -1,4 +1,4 @@
-import { listFeedComments as contract } from '../../../shared/contracts/feeds.ts';
+import { listFeedComments as contract } from '../../../shared/contracts/feed-comments.ts';
 import { listComments } from '../../../shared/domain/feeds/list-comments.ts';
 import { httpHandler } from '../../../shared/http/handler.ts';
 import { toPaginatorB } from '../../../shared/http/paginator.ts';

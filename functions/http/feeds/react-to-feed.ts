@@ -1,4 +1,4 @@
-import { reactToFeed as contract } from '../../../shared/contracts/feeds.ts';
+import { reactToFeed as contract } from '../../../shared/contracts/feed-comments.ts';
 import { reactToFeed } from '../../../shared/domain/feeds/react-to-feed.ts';
 import { httpHandler } from '../../../shared/http/handler.ts';
 
