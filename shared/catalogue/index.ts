@@ -5,6 +5,7 @@ import { PLATFORM_ROUTES } from './routes/platform.ts';
 import { TOPIC_ROUTES } from './routes/topics.ts';
 import { QUIZ_ROUTES } from './routes/quizzes.ts';
 import { SETTINGS_ROUTES } from './routes/settings.ts';
+import { SPACE_ROUTES } from './routes/spaces.ts';
 
 /**
  * The route and queue catalogue: the single list of every HTTP route and every queue. CDK (functions, routes,
@@ -21,6 +22,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...FEED_ROUTES,
   ...QUIZ_ROUTES,
   ...SETTINGS_ROUTES,
+  ...SPACE_ROUTES,
 ];
 
 export { FALLBACK_ROUTE } from './routes/platform.ts';

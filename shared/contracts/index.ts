@@ -6,6 +6,7 @@ import * as platform from './platform.ts';
 import * as topics from './topics.ts';
 import * as quizzes from './quizzes.ts';
 import * as settings from './settings.ts';
+import * as spaces from './spaces.ts';
 
 /**
  * The contract registry: every operation of every contract module, by `operationId`. The OpenAPI generator and
@@ -22,6 +23,7 @@ const MODULES: readonly Readonly<Record<string, unknown>>[] = [
   feedComments,
   quizzes,
   settings,
+  spaces,
 ];
 
 export function isOperation(value: unknown): value is Operation {

@@ -7,5 +7,6 @@ export {
   findMemberships,
   findSpaceById,
   findSpaceStats,
+  findSpaceWithMembership,
   findSpacesByIds,
 } from './space-repository.ts';
