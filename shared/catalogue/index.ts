@@ -6,6 +6,7 @@ import { TOPIC_ROUTES } from './routes/topics.ts';
 import { QUIZ_ROUTES } from './routes/quizzes.ts';
 import { SETTINGS_ROUTES } from './routes/settings.ts';
 import { SPACE_ROUTES } from './routes/spaces.ts';
+import { INVITATION_ROUTES } from './routes/invitations.ts';
 
 /**
  * The route and queue catalogue: the single list of every HTTP route and every queue. CDK (functions, routes,
@@ -23,6 +24,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...QUIZ_ROUTES,
   ...SETTINGS_ROUTES,
   ...SPACE_ROUTES,
+  ...INVITATION_ROUTES,
 ];
 
 export { FALLBACK_ROUTE } from './routes/platform.ts';

@@ -7,6 +7,7 @@ import * as topics from './topics.ts';
 import * as quizzes from './quizzes.ts';
 import * as settings from './settings.ts';
 import * as spaces from './spaces.ts';
+import * as invitations from './invitations.ts';
 
 /**
  * The contract registry: every operation of every contract module, by `operationId`. The OpenAPI generator and
@@ -24,6 +25,7 @@ const MODULES: readonly Readonly<Record<string, unknown>>[] = [
   quizzes,
   settings,
   spaces,
+  invitations,
 ];
 
 export function isOperation(value: unknown): value is Operation {
