@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findMembership } from '../../shared/domain/spaces/index.ts';
 import { api, apiUrl, createTestUser, type TestUser } from '../support/api.ts';
+import { createCourseOwnAdmin } from '../support/course-admin.ts';
 import { createSpace } from '../support/feeds.ts';
 import { acceptanceLinkIn, mailsTo } from '../support/ses-inbox.ts';
 
@@ -161,7 +162,7 @@ describe('POST /invitations', () => {
       const response = await invite(caller, { space_id: spaceId, email: address() });
       expect(response.status, `${caller.username}: ${response.text}`).toBe(201);
     }
-    for (const caller of [member, courseAdmin]) {
+    for (const caller of [member, courseAdmin, await createCourseOwnAdmin()]) {
       const email = address();
       const response = await invite(caller, { space_id: spaceId, email });
       expect(response.status, caller.username).toBe(403);
@@ -232,6 +233,12 @@ describe('POST /invitations/{token}/accept', () => {
     expect(foreign.status).toBe(403);
     expect(foreign.body).toMatchObject({ code: 'rest_forbidden', data: { status: 403 } });
     expect(await findMembership(spaceId, stranger.id)).toBeUndefined();
+    // Whatever their roles, no other account may accept it.
+    for (const caller of [member, spaceModerator, spaceAdmin, courseAdmin, communityAdmin, hostAdmin]) {
+      const refused = await accept(caller, link);
+      expect(refused.status, caller.username).toBe(403);
+      expect(refused.body.code).toBe('rest_forbidden');
+    }
 
     const unknown = await accept(stranger, `/invitations/${randomBytes(32).toString('base64url')}/accept`);
     expect(unknown.status).toBe(404);

@@ -4,6 +4,7 @@ import { parseArgs } from '../../functions/cli/parse-args.ts';
 import { GENERAL_SETTINGS_DEFAULTS, putSetting } from '../../shared/domain/settings/index.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import { cli, cliJson } from '../support/cli.ts';
+import { createCourseOwnAdmin } from '../support/course-admin.ts';
 import { createSpace } from '../support/feeds.ts';
 
 /**
@@ -131,7 +132,14 @@ describe('GET /admin/general', () => {
     for (const caller of [communityAdmin, hostAdmin]) {
       expect((await api('GET', '/admin/general', { as: caller })).status).toBe(200);
     }
-    for (const caller of [member, spaceModerator, spaceAdmin, courseAdmin, globalModerator]) {
+    for (const caller of [
+      member,
+      spaceModerator,
+      spaceAdmin,
+      courseAdmin,
+      globalModerator,
+      await createCourseOwnAdmin(),
+    ]) {
       const response = await api('GET', '/admin/general', { as: caller });
       expect(response.status, caller.username).toBe(403);
       expect(response.body).toMatchObject({ code: 'rest_forbidden', data: { status: 403 } });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { createCourseOwnAdmin } from '../support/course-admin.ts';
 import { createSpace } from '../support/feeds.ts';
 
 /**
@@ -157,7 +158,13 @@ describe('GET /spaces/users/search', () => {
     for (const caller of [spaceAdmin, communityAdmin, hostAdmin]) {
       expect((await search(caller, { space_id: spaceId })).status, caller.username).toBe(200);
     }
-    for (const caller of [member, spaceModerator, courseAdmin, globalModerator]) {
+    for (const caller of [
+      member,
+      spaceModerator,
+      courseAdmin,
+      globalModerator,
+      await createCourseOwnAdmin(),
+    ]) {
       const response = await search(caller, { space_id: spaceId });
       expect(response.status, caller.username).toBe(403);
       expect(response.body).toMatchObject({ code: 'rest_forbidden', data: { status: 403 } });
