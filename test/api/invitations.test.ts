@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as v from 'valibot';
+import { invitationKey, invitationTokenKey } from '../../shared/db/keys/invitations.ts';
+import { getItem } from '../../shared/db/reads.ts';
+import { hashInvitationToken } from '../../shared/domain/invitations/invitation-token.ts';
 import { findMembership } from '../../shared/domain/spaces/index.ts';
 import { api, apiUrl, createTestUser, type TestUser } from '../support/api.ts';
 import { createCourseOwnAdmin } from '../support/course-admin.ts';
@@ -112,6 +116,16 @@ describe('POST /invitations', () => {
     expect(mails).toHaveLength(1);
     const link = acceptanceLinkIn(mails[0]);
     expect(link.startsWith(`${apiUrl()}/invitations/`)).toBe(true);
+
+    // Only the token's hash is stored: it keys the lookup item; the token itself is in no stored item.
+    const token = link.split('/').at(-2)!;
+    const anything = v.record(v.string(), v.unknown());
+    const lookup = await getItem(invitationTokenKey(hashInvitationToken(token)), anything);
+    expect(lookup).toMatchObject({ invitation_id: invitation.id });
+    expect(await getItem(invitationTokenKey(token), anything)).toBeUndefined();
+    const stored = await getItem(invitationKey(invitation.id), anything);
+    expect(stored).toMatchObject({ status: 'pending', email });
+    expect(JSON.stringify([stored, lookup])).not.toContain(token);
   });
 
   it('is refused with 409 already_member for a member address, nothing sent', async () => {
