@@ -4,7 +4,8 @@ import * as v from 'valibot';
 import { invitationKey, invitationTokenKey } from '../../shared/db/keys/invitations.ts';
 import { getItem } from '../../shared/db/reads.ts';
 import { hashInvitationToken } from '../../shared/domain/invitations/invitation-token.ts';
-import { findMembership } from '../../shared/domain/spaces/index.ts';
+import { runImport } from '../../shared/domain/import/run-import.ts';
+import { findMembership, findSpaceStats } from '../../shared/domain/spaces/index.ts';
 import { api, apiUrl, createTestUser, type TestUser } from '../support/api.ts';
 import { createCourseOwnAdmin } from '../support/course-admin.ts';
 import { createSpace } from '../support/feeds.ts';
@@ -275,5 +276,23 @@ describe('POST /invitations/{token}/accept', () => {
       (item) => item.actor_id === invitee.id,
     );
     expect(joins).toHaveLength(1);
+  });
+
+  it("enrols the invitee of a course as a student, invited by the course's admin", async () => {
+    const admin = await createTestUser();
+    const tag = randomBytes(4).toString('hex');
+    const imported = await runImport({
+      courses: [{ ref: 'c', title: `Course ${tag}`, slug: `course-${tag}`, admins: [admin.username] }],
+    });
+    const courseId = imported.courses.c!.id;
+    const email = address();
+    const created = await invite(admin, { space_id: courseId, email });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.invitation.space).toMatchObject({ id: courseId, type: 'course' });
+    const invitee = await createTestUser({ email });
+    const before = (await findSpaceStats(courseId)).students_count ?? 0;
+    expect((await accept(invitee, acceptanceLinkIn((await mailsTo(email))[0]))).status).toBe(200);
+    expect(await findMembership(courseId, invitee.id)).toMatchObject({ role: 'student', status: 'active' });
+    expect((await findSpaceStats(courseId)).students_count).toBe(before + 1);
   });
 });
