@@ -4,6 +4,9 @@ import { NOTIFICATION_ROUTES } from './routes/notifications.ts';
 import { PLATFORM_ROUTES } from './routes/platform.ts';
 import { TOPIC_ROUTES } from './routes/topics.ts';
 import { QUIZ_ROUTES } from './routes/quizzes.ts';
+import { SETTINGS_ROUTES } from './routes/settings.ts';
+import { SPACE_ROUTES } from './routes/spaces.ts';
+import { INVITATION_ROUTES } from './routes/invitations.ts';
 
 /**
  * The route and queue catalogue: the single list of every HTTP route and every queue. CDK (functions, routes,
@@ -19,6 +22,9 @@ export const ROUTES: readonly RouteEntry[] = [
   ...TOPIC_ROUTES,
   ...FEED_ROUTES,
   ...QUIZ_ROUTES,
+  ...SETTINGS_ROUTES,
+  ...SPACE_ROUTES,
+  ...INVITATION_ROUTES,
 ];
 
 export { FALLBACK_ROUTE } from './routes/platform.ts';

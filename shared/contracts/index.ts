@@ -5,6 +5,9 @@ import * as notifications from './notifications.ts';
 import * as platform from './platform.ts';
 import * as topics from './topics.ts';
 import * as quizzes from './quizzes.ts';
+import * as settings from './settings.ts';
+import * as spaces from './spaces.ts';
+import * as invitations from './invitations.ts';
 
 /**
  * The contract registry: every operation of every contract module, by `operationId`. The OpenAPI generator and
@@ -20,6 +23,9 @@ const MODULES: readonly Readonly<Record<string, unknown>>[] = [
   feeds,
   feedComments,
   quizzes,
+  settings,
+  spaces,
+  invitations,
 ];
 
 export function isOperation(value: unknown): value is Operation {

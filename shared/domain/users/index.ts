@@ -17,4 +17,5 @@ export {
   setUserStatus,
   userCreationActions,
 } from './user-repository.ts';
+export { userIdsByNamePrefix } from './user-search-repository.ts';
 export { isValidEmail, normalizeUsername, PATH_USERNAME_PATTERN, usernameProblem } from './username.ts';
