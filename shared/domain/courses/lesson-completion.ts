@@ -74,6 +74,38 @@ export function planLessonCompletion(
 }
 
 /**
+ * The writes that take `lessonId` back out of the member's completed lessons (`state: incomplete`); undefined when
+ * it is not recorded as completed (or the member is not a student). The mirror of `planLessonCompletion`: the same
+ * set condition, `ADD total_completions -1`, and `completed_students -1` when the member had every published lesson
+ * and now no longer has. DynamoDB removes an emptied set, which is what `planLessonCompletion` expects.
+ */
+export function planLessonIncompletion(
+  membership: MembershipItem | undefined,
+  lessonId: number,
+  lessons: readonly LessonOrderRow[],
+): LessonCompletionPlan | undefined {
+  if (!recordsCourseProgress(membership)) return undefined;
+  const seen = membership.completed_lessons ?? new Set<number>();
+  if (!seen.has(lessonId)) return undefined;
+  const published = publishedLessonIds(lessons);
+  const wasComplete = published.length > 0 && published.every((id) => seen.has(id));
+  const reopens = wasComplete && published.includes(lessonId);
+  return {
+    membershipUpdate: updateAction(membershipKey(membership.space_id, membership.user_id), {
+      UpdateExpression: 'DELETE completed_lessons :lesson',
+      ConditionExpression: '#status = :active AND completed_lessons = :seen',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':lesson': new Set([lessonId]), ':active': 'active', ':seen': seen },
+    }),
+    courseStatsDeltas: { total_completions: -1, ...(reopens ? { completed_students: -1 } : {}) },
+    completesCourse: false,
+  };
+}
+
+const publishedLessonIds = (lessons: readonly LessonOrderRow[]): number[] =>
+  lessons.filter((lesson) => lesson.status === 'published').map((lesson) => lesson.lesson_id);
+
+/**
  * Records one lesson completion on its own (for callers without a transaction of their own): reads the membership
  * consistently and the course's lessons, writes the plan, and re-plans when a concurrent completion changed the
  * set meanwhile. Answers whether this call recorded it (false: already complete, or not a student).
