@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_COURSE_SETTINGS } from '../../shared/domain/courses/index.ts';
-import type { TestUser } from '../support/api.ts';
+import { createTestUser, type TestUser } from '../support/api.ts';
 import {
   adminCourse,
   complete,
@@ -181,6 +181,11 @@ describe('permission matrix', () => {
     ]) {
       expectError(await adminCourse(caller, course.courseId), 403, 'rest_forbidden');
     }
+  });
+
+  it('holders of the global course_admin role act as admins of every course', async () => {
+    const globalCourseAdmin = await createTestUser({ communityRole: 'course_admin' });
+    expect((await adminCourse(globalCourseAdmin, course.courseId)).status).toBe(200);
   });
 
   it('an admin of another course is 403 here', async () => {
