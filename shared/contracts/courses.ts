@@ -239,7 +239,8 @@ export const createLessonComment = defineOperation({
   description:
     'By a student or admin of the course. `parent_id` names a comment of the same lesson. While content ' +
     'moderation is on, comments of people who cannot moderate the course are stored `pending`. A course with ' +
-    '`disable_comments` refuses comments (403).',
+    '`disable_comments` refuses comments (403). A published comment notifies the replied-to comment’s author ' +
+    '(`new_reply`) and mentioned students and admins of the course (`mention`), never the commenter.',
   tags: LESSON_TAGS,
   params: lessonParams,
   body: v.strictObject({

@@ -168,6 +168,33 @@ describe('lesson comments (students and course admins)', () => {
     expect(admin.body.comments.total).toBe(2);
   });
 
+  it('notifies the replied-to author (new_reply) and mentioned participants (mention), not outsiders', async () => {
+    const own = await importCourse({ students: 3 });
+    const [author, replier, mentioned] = own.students as [TestUser, TestUser, TestUser];
+    const first = await postLessonComment(author, own.courseId, own.lessons.one as number, { message: 'Q?' });
+    const reply = await postLessonComment(replier, own.courseId, own.lessons.one as number, {
+      message: `Answer, see @${mentioned.username} and @${people.member.username}`,
+      parent_id: first.body.comment.id,
+    });
+    expect(reply.status, reply.text).toBe(201);
+    const typesOf = async (user: TestUser) => {
+      const response = await api<{
+        notifications: { data: { type: string; object_id: number; action_url: string }[] };
+      }>('GET', '/notifications', { as: user });
+      return response.body.notifications.data;
+    };
+    expect(await typesOf(author)).toEqual([
+      expect.objectContaining({
+        type: 'new_reply',
+        object_id: reply.body.comment.id,
+        action_url: `/courses/${own.courseId}/lessons/${own.lessons.one}?comment_id=${reply.body.comment.id}`,
+      }),
+    ]);
+    expect((await typesOf(mentioned)).map((n) => n.type)).toEqual(['mention']);
+    expect(await typesOf(people.member)).toEqual([]);
+    expect(await typesOf(replier)).toEqual([]);
+  });
+
   it('refuses a reply to a comment of another lesson, an empty message and unknown fields (400)', async () => {
     const student = course.students[0] as TestUser;
     expectError(

@@ -2,7 +2,7 @@ import type { CatalogueRoute } from './route.ts';
 
 /**
  * Course administration (contract "Course administration"), lesson progress and lesson comments. Lists read the
- * cursor key (paginator B's `next_page_url`); none of these routes notifies anyone.
+ * cursor key (paginator B's `next_page_url`); a new lesson comment notifies (`mail` queue).
  */
 export const COURSE_ROUTES = [
   {
@@ -43,6 +43,6 @@ export const COURSE_ROUTES = [
     path: '/courses/{course_id}/lessons/{lesson_id}/comments',
     access: 'enrolled_student',
     entry: 'functions/http/courses/create-lesson-comment.ts',
-    grants: { table: 'readWrite' },
+    grants: { table: 'readWrite', sendTo: ['mail'] },
   },
 ] as const satisfies readonly CatalogueRoute[];

@@ -9,6 +9,7 @@ import { canModerateCourse, isContentModerationOn } from './content-moderation.t
 import { commentsDisabled, lessonNotFound } from './course-errors.ts';
 import { insertLessonComment } from './course-repository.ts';
 import { loadParticipantLesson } from './lesson-access.ts';
+import { notifyLessonComment } from './lesson-comment-notifications.ts';
 
 export interface CreateLessonCommentInput {
   readonly message: string;
@@ -22,7 +23,8 @@ const notAReplyHere = () => invalidParams({ parent_id: 'is not a comment of this
  * the same lesson) by a student or admin of the course, rendered by the feeds rules (Markdown, sanitized HTML,
  * mentions linked). Refused with 403 when the course has `disable_comments`. With content moderation on, comments
  * of people who cannot moderate the course are stored `pending` and shown only to moderators. The comment and every
- * count it moves are one transaction (course-repository.ts `insertLessonComment`).
+ * count it moves are one transaction (course-repository.ts `insertLessonComment`); a published one then notifies
+ * the replied-to author and mentioned participants (lesson-comment-notifications.ts).
  */
 export async function createLessonComment(
   caller: Caller,
@@ -41,6 +43,7 @@ export async function createLessonComment(
   if (parentId !== null && parent?.post_id !== lesson.id) throw notAReplyHere();
 
   const id = await nextId('comment');
+  const rendered = renderMessage(input.message);
   const now = nowIso();
   const comment: CommentItem = {
     id,
@@ -51,7 +54,7 @@ export async function createLessonComment(
     space_visibility: lesson.space_visibility,
     course_id: courseId,
     message: input.message,
-    message_rendered: renderMessage(input.message).html,
+    message_rendered: rendered.html,
     status: moderation && !canModerateCourse(caller, membership) ? 'pending' : 'published',
     reactions_count: 0,
     created_at: now,
@@ -60,6 +63,20 @@ export async function createLessonComment(
   const outcome = await insertLessonComment(comment, courseId);
   if (outcome === 'lesson_gone') throw lessonNotFound();
   if (outcome === 'parent_gone') throw notAReplyHere();
+  // A pending comment tells no one until it is published.
+  if (comment.status === 'published') {
+    await notifyLessonComment(
+      caller,
+      {
+        id,
+        courseId,
+        lessonId: lesson.id,
+        message: input.message,
+        parentAuthorId: parent?.user_id ?? null,
+      },
+      rendered.mentions,
+    );
+  }
   return {
     message:
       comment.status === 'pending' ? 'Comment has been submitted for review.' : 'Comment has been added.',
