@@ -134,18 +134,19 @@ export async function insertLessonComment(
   courseId: number,
 ): Promise<'written' | 'lesson_gone' | 'parent_gone'> {
   const exists = { ConditionExpression: 'attribute_exists(pk)' };
-  const parent =
-    comment.parent_id === null ? [] : [conditionCheckAction(commentKey(comment.parent_id), exists)];
-  // Index 1 is the lesson in both forms; the parent's check is last.
+  // Both forms: action 1 is the lesson and, for a reply, the parent's check comes last (feeds' comment actions:
+  // put, lesson, author counters, parent).
   const actions: TransactAction[] =
     comment.status === 'published'
-      ? [...commentCreationActions(comment).filter((_, i) => i < 3), ...parent]
+      ? commentCreationActions(comment)
       : [
           putAction(storedComment(comment), { ifAbsent: true }),
           conditionCheckAction(postKey(comment.post_id), exists),
-          ...parent,
+          ...(comment.parent_id === null
+            ? []
+            : [conditionCheckAction(commentKey(comment.parent_id), exists)]),
         ];
-  const parentIndex = parent.length > 0 ? actions.length - 1 : -1;
+  const parentIndex = comment.parent_id === null ? -1 : actions.length - 1;
   actions.push(counterUpdate(courseStatsKey(courseId), { [`lesson_comments_${comment.status}`]: 1 }));
   const outcome = await writeCommentActions(actions);
   if (outcome.written) return 'written';
