@@ -1,4 +1,3 @@
-import { type Caller, isCourseAdmin, isSpaceModerator, type Membership } from '../auth/index.ts';
 import { getSettings } from '../settings/index.ts';
 
 /**
@@ -10,7 +9,3 @@ export async function isContentModerationOn(): Promise<boolean> {
   const features = await getSettings('features', { content_moderation: 'no' });
   return features.content_moderation === 'yes';
 }
-
-/** Who moderates a course's comments: its admins (and those acting as such) and moderators of the course. */
-export const canModerateCourse = (caller: Caller, membership: Membership | undefined): boolean =>
-  isCourseAdmin(caller, membership) || isSpaceModerator(caller, membership);

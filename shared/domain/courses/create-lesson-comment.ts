@@ -1,11 +1,11 @@
 import { nextId } from '../../db/sequence.ts';
 import { invalidParams } from '../../errors/app-error.ts';
-import type { Caller } from '../auth/index.ts';
+import { type Caller, canModerateCourseComments } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
 import { type CommentItem, findCommentById, toCommentResponse } from '../feeds/index.ts';
 import { renderMessage } from '../text/index.ts';
 import { findUserById } from '../users/index.ts';
-import { canModerateCourse, isContentModerationOn } from './content-moderation.ts';
+import { isContentModerationOn } from './content-moderation.ts';
 import { commentsDisabled, lessonNotFound } from './course-errors.ts';
 import { insertLessonComment } from './course-repository.ts';
 import { loadParticipantLesson } from './lesson-access.ts';
@@ -55,7 +55,7 @@ export async function createLessonComment(
     course_id: courseId,
     message: input.message,
     message_rendered: rendered.html,
-    status: moderation && !canModerateCourse(caller, membership) ? 'pending' : 'published',
+    status: moderation && !canModerateCourseComments(caller, membership) ? 'pending' : 'published',
     reactions_count: 0,
     created_at: now,
     updated_at: now,

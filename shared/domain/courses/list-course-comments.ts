@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/index.ts';
+import { type Caller, canModerateCourseComments } from '../auth/index.ts';
 import { findLikedCommentIds } from '../feeds/index.ts';
-import { canModerateCourse, isContentModerationOn } from './content-moderation.ts';
+import { isContentModerationOn } from './content-moderation.ts';
 import { loadAdministeredCourse } from './course-access.ts';
 import { type CourseCommentResponse, toCourseCommentResponses } from './course-comment-mapper.ts';
 import { findLessonPosts, queryCourseCommentPage } from './course-repository.ts';
@@ -23,7 +23,7 @@ export async function listCourseComments(caller: Caller, courseId: number, input
     loadAdministeredCourse(caller, courseId),
     isContentModerationOn(),
   ]);
-  const withPending = moderation && canModerateCourse(caller, membership);
+  const withPending = moderation && canModerateCourseComments(caller, membership);
   const total = stats.lesson_comments_published + (withPending ? stats.lesson_comments_pending : 0);
   const page = await queryCourseCommentPage({
     courseId,
