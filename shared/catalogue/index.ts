@@ -7,6 +7,7 @@ import { QUIZ_ROUTES } from './routes/quizzes.ts';
 import { SETTINGS_ROUTES } from './routes/settings.ts';
 import { SPACE_ROUTES } from './routes/spaces.ts';
 import { INVITATION_ROUTES } from './routes/invitations.ts';
+import { COURSE_ROUTES } from './routes/courses.ts';
 
 /**
  * The route and queue catalogue: the single list of every HTTP route and every queue. CDK (functions, routes,
@@ -25,6 +26,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...SETTINGS_ROUTES,
   ...SPACE_ROUTES,
   ...INVITATION_ROUTES,
+  ...COURSE_ROUTES,
 ];
 
 export { FALLBACK_ROUTE } from './routes/platform.ts';

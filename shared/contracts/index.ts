@@ -8,6 +8,7 @@ import * as quizzes from './quizzes.ts';
 import * as settings from './settings.ts';
 import * as spaces from './spaces.ts';
 import * as invitations from './invitations.ts';
+import * as courses from './courses.ts';
 
 /**
  * The contract registry: every operation of every contract module, by `operationId`. The OpenAPI generator and
@@ -26,6 +27,7 @@ const MODULES: readonly Readonly<Record<string, unknown>>[] = [
   settings,
   spaces,
   invitations,
+  courses,
 ];
 
 export function isOperation(value: unknown): value is Operation {

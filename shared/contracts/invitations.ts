@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { integer, sqlDateTime } from './fields.ts';
 import { documentedAs, named } from './openapi-metadata.ts';
 import { defineOperation } from './operation.ts';
+import { hostUserSummarySchema } from './members.ts';
 
 /**
  * Invitations of e-mail addresses into spaces (contract "Invitations", decisions.md). Timestamps in these
@@ -90,22 +91,7 @@ export const invitationSchema = v.pipe(
     space: invitationSpaceSchema,
     status: v.picklist(['pending', 'accepted']),
     type: v.literal('invitation'),
-    user: v.pipe(
-      v.object({
-        ID: integer(),
-        display_name: v.string(),
-        photo: v.string(),
-        user_email: v.string(),
-        user_login: v.string(),
-        user_nicename: v.string(),
-        user_registered: sqlDateTime(),
-        user_status: v.string(),
-        user_url: v.string(),
-      }),
-      v.description(
-        "The inviter's host user summary (the inviter is the caller, so its own address is shown).",
-      ),
-    ),
+    user: hostUserSummarySchema,
     xprofile: v.object({
       avatar: v.string(),
       badge: v.pipe(

@@ -1,7 +1,7 @@
 import { env } from '../../config/env.ts';
 import { toSqlDateTime } from '../dates.ts';
 import { DEFAULT_SPACE_SETTINGS, type SpaceItem, type SpaceSettings } from '../spaces/index.ts';
-import { toMemberSummary, type UserItem } from '../users/index.ts';
+import { toHostUserSummary, toMemberSummary, type UserItem } from '../users/index.ts';
 import type { InvitationItem } from './invitation-item.ts';
 
 /**
@@ -22,7 +22,7 @@ export function toInvitation(invitation: InvitationItem, space: SpaceItem, invit
     space: toInvitationSpace(space),
     status: invitation.status,
     type: 'invitation' as const,
-    user: toInviterHostUser(inviter),
+    user: toHostUserSummary(inviter, true),
     xprofile: toInviterProfile(inviter),
   };
 }
@@ -55,19 +55,6 @@ function toInvitationSpace(space: SpaceItem) {
     settings,
   };
 }
-
-/** The inviter's host user summary; the inviter is the caller, so its own address is shown. */
-const toInviterHostUser = (user: UserItem) => ({
-  ID: user.id,
-  display_name: user.display_name,
-  photo: user.avatar,
-  user_email: user.email,
-  user_login: user.username,
-  user_nicename: user.username,
-  user_registered: toSqlDateTime(user.created_at),
-  user_status: user.status,
-  user_url: user.website,
-});
 
 function toInviterProfile(user: UserItem) {
   const summary = toMemberSummary(user);
