@@ -46,6 +46,12 @@ export const FunctionEnvironmentSchema = v.object({
   SES_ENDPOINT: optionalUrl,
   /** Local stack only: the base URL clients see for stored media (the emulator's path-style bucket URL). */
   MEDIA_PUBLIC_BASE_URL: optionalString,
+  /**
+   * Local stack only (`npm start`; ignored unless `STAGE` is `local`, and never set by CDK): a providers.json-style
+   * file of extra oEmbed providers, and comma-separated `host:port` pairs exempt from the oEmbed address check.
+   */
+  OEMBED_PROVIDERS_EXTRA: optionalString,
+  OEMBED_ALLOW_HOSTS: optionalString,
   /** Checks every response against its contract before sending; on locally and in tests, off in production. */
   VALIDATE_RESPONSES: v.optional(v.picklist(['true', 'false']), 'false'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),

@@ -14,6 +14,7 @@ import type { Authentication, Caller } from '../domain/auth/index.ts';
 import { beginInvocation, endInvocation } from '../observability/invocation.ts';
 import { logger } from '../observability/logger.ts';
 import { authenticationFromContext } from './auth-context.ts';
+import { isMultipartRequest, parseMultipart } from './multipart.ts';
 import { errorBody, jsonResponse } from './responses.ts';
 import { validatePart } from './validation.ts';
 
@@ -134,9 +135,11 @@ function build<O extends Operation>(
       },
     })
     .use(
-      operation.body && operation.bodyKind !== 'multipart'
-        ? jsonBodyParser()
-        : { before: function noBody() {} },
+      !operation.body
+        ? { before: function noBody() {} }
+        : operation.bodyKind === 'multipart'
+          ? formOrJsonBodyParser()
+          : jsonBodyParser(),
     )
     .use({
       before: function validateRequest(request: Request) {
@@ -214,6 +217,29 @@ function jsonBodyParser() {
       } catch {
         throw new AppError('rest_invalid_json', 400, 'Invalid JSON body passed.');
       }
+    },
+  };
+}
+
+/**
+ * Multipart operations take a `multipart/form-data` body (parsed by shared/http/multipart.ts into fields and file
+ * parts) or, for clients that send no file through the API, a JSON body; both are then validated by the contract.
+ */
+function formOrJsonBodyParser() {
+  const json = jsonBodyParser();
+  return {
+    before: async function parseFormOrJsonBody(request: Request) {
+      const { event } = request;
+      const contentType = event.headers?.['content-type'] ?? '';
+      if (event.body && isMultipartRequest(contentType)) {
+        (event as { body?: unknown }).body = await parseMultipart(
+          event.body,
+          event.isBase64Encoded,
+          contentType,
+        );
+        return;
+      }
+      await json.before(request);
     },
   };
 }
