@@ -41,4 +41,5 @@ export {
   DEFAULT_MEMORY_MB,
   DEFAULT_TIMEOUT_SECONDS,
   type HttpMethod,
+  type NativeModule,
 } from './types.ts';

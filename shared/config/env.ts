@@ -44,7 +44,7 @@ export const FunctionEnvironmentSchema = v.object({
   S3_ENDPOINT: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
   SES_ENDPOINT: optionalUrl,
-  /** Local stack only: the base URL clients see for stored media (the emulator's path-style bucket URL). */
+  /** The base URL clients fetch stored media at: the CDN in the cloud, the emulator's path-style bucket URL locally. */
   MEDIA_PUBLIC_BASE_URL: optionalString,
   /**
    * Local stack only (`npm start`; ignored unless `STAGE` is `local`, and never set by CDK): a providers.json-style
@@ -66,6 +66,7 @@ export type DeployedEnvironment = Pick<
   | 'STAGE'
   | 'TABLE_NAME'
   | 'MEDIA_BUCKET'
+  | 'MEDIA_PUBLIC_BASE_URL'
   | QueueUrlVariable
   | SecretIdVariable
   | 'MAIL_FROM'

@@ -88,8 +88,8 @@ export async function writeObject(key: string, bytes: Uint8Array, contentType: s
       Key: key,
       Body: bytes,
       ContentType: contentType,
-      // Served files never change under their key (a new upload gets a new key).
-      CacheControl: 'public, max-age=31536000, immutable',
+      // Short: a deleted file must stop being served soon (the CDN's TTL is the same, infra media-bucket.ts).
+      CacheControl: 'public, max-age=300',
     }),
   );
 }

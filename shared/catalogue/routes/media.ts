@@ -11,6 +11,7 @@ export const MEDIA_ROUTES = [
     grants: { table: 'readWrite', bucket: 'readWrite' },
     // Image re-encoding is CPU-bound; more memory is more CPU on Lambda.
     memoryMb: 1536,
+    nativeModules: ['sharp'],
   },
   {
     operationId: 'completeMediaUpload',
@@ -20,6 +21,7 @@ export const MEDIA_ROUTES = [
     entry: 'functions/http/media/complete-media-upload.ts',
     grants: { table: 'readWrite', bucket: 'readWrite' },
     memoryMb: 1536,
+    nativeModules: ['sharp'],
   },
   {
     operationId: 'getMedia',

@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import type { MediaType } from '../../vocabulary/media.ts';
 
 /** Longest side of a thumbnail, in pixels. */
@@ -22,6 +21,8 @@ export const isImage = (type: MediaType): boolean => IMAGE_TYPES.has(type);
  * GIF and WebP keep their frames. Answers the served bytes, the displayed dimensions and a WebP thumbnail.
  */
 export async function processImage(bytes: Uint8Array, type: MediaType): Promise<ProcessedImage> {
+  // Loaded on first use: libvips costs tens of milliseconds, which a cold start for a PDF or a presign need not pay.
+  const { default: sharp } = await import('sharp');
   const animated = type === 'image/gif' || type === 'image/webp';
   const source = () => sharp(bytes, { animated, limitInputPixels: MAX_INPUT_PIXELS }).rotate();
   const encoded = source();
