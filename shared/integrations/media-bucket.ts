@@ -12,14 +12,17 @@ import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { env } from '../config/env.ts';
 
 let client: S3Client | undefined;
+let clientEndpoint: string | undefined;
 
 /**
  * One S3 client per process for the media bucket (`MEDIA_BUCKET`). Locally the emulator serves path-style URLs;
  * in the cloud the SDK's defaults apply. Exposed so tests can inject faults through its middleware stack.
  */
 export function mediaBucketClient(): S3Client {
-  if (!client) {
-    const { S3_ENDPOINT, AWS_REGION } = env();
+  const { S3_ENDPOINT, AWS_REGION } = env();
+  // A local stack restarted in the same process (tests) has a new emulator endpoint.
+  if (!client || clientEndpoint !== S3_ENDPOINT) {
+    clientEndpoint = S3_ENDPOINT;
     client = new S3Client({
       region: AWS_REGION,
       ...(S3_ENDPOINT ? { endpoint: S3_ENDPOINT, forcePathStyle: true } : {}),

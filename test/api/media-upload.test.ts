@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { objectSize } from '../../shared/integrations/media-bucket.ts';
+import { expirePendingUpload } from '../../shared/domain/media/sweep-expired-uploads.ts';
+import { listObjects, objectSize } from '../../shared/integrations/media-bucket.ts';
 import { MEDIA_TYPES } from '../../shared/vocabulary/media.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import {
@@ -214,5 +215,27 @@ describe('POST /feeds/media-upload (presigned) and POST /media/{id}/complete', (
     expect(posted.ok).toBe(true);
     const done = await api('POST', `/media/${id}/complete`, { as: user });
     expect(done.status, done.text).toBe(200);
+  });
+
+  it('expires an upload never completed: the sweep removes its object and item after 24 hours', async () => {
+    const requested = await requestUpload(user, {
+      file_name: 'late.gif',
+      file_type: 'image/gif',
+      file_size: 100,
+    });
+    const id = requested.body.data.id as number;
+    const upload = { id, url: requested.body.data.upload.url, fields: requested.body.data.upload.fields };
+    expect((await postToBucket(upload, await smallGif(), 'image/gif')).ok).toBe(true);
+    let object: { key: string; modified: Date } | undefined;
+    for await (const listed of listObjects(`pending/${id}`))
+      if (listed.key === `pending/${id}`) object = listed;
+    if (!object) throw new Error('the posted object is not listed');
+    expect(await expirePendingUpload(object, Date.now())).toBe(false);
+    expect(await objectSize(`pending/${id}`)).toBeGreaterThan(0);
+    expect(await expirePendingUpload(object, Date.now() + 24 * 60 * 60 * 1000 + 1000)).toBe(true);
+    await expectGone(id);
+    const late = await api('POST', `/media/${id}/complete`, { as: user });
+    expect(late.status).toBe(404);
+    expect(late.body).toMatchObject({ code: 'media_not_found' });
   });
 });
