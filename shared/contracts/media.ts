@@ -31,18 +31,20 @@ const INVALID = {
 
 const positiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1, 'must be a positive integer'));
 /** A form field arrives as text; the JSON body sends a number. */
-const objectId = v.union(
-  [
-    positiveInteger,
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,15}$/, 'must be a positive integer'),
-      documentedAs({ type: 'integer', minimum: 1 }),
-      v.transform(Number),
-      v.minValue(1, 'must be a positive integer'),
-    ),
-  ],
-  'must be a positive integer',
+const objectId = v.pipe(
+  v.union(
+    [
+      positiveInteger,
+      v.pipe(
+        v.string(),
+        v.regex(/^\d{1,15}$/, 'must be a positive integer'),
+        v.transform(Number),
+        v.minValue(1, 'must be a positive integer'),
+      ),
+    ],
+    'must be a positive integer',
+  ),
+  documentedAs({ type: 'integer', minimum: 1, description: 'Sent as text in a multipart form.' }),
 );
 
 /** A file part of a multipart form, as shared/http/multipart.ts hands it over. */
