@@ -33,7 +33,8 @@ export async function completeUpload(caller: Caller, mediaId: number) {
   const size = await objectSize(pendingKey);
   if (size === undefined) throw uploadMissing();
   const refuse = async (error: unknown): Promise<never> => {
-    if (isAppError(error)) {
+    // Only a refused file is deleted; after a storage failure (500) the client may complete again.
+    if (isAppError(error) && error.status === 400) {
       await deleteObjects([pendingKey]);
       await deletePendingMedia(item.id);
     }

@@ -1,4 +1,5 @@
 import { AppError, notFound } from '../../errors/app-error.ts';
+import { logger } from '../../observability/logger.ts';
 import { MEDIA_MAX_BYTES, MEDIA_TYPES } from '../../vocabulary/media.ts';
 
 /** Media errors (contract "Errors", decisions.md "Media"). */
@@ -36,3 +37,9 @@ export const uploadMissing = () =>
 
 export const tooManyUploads = () =>
   new AppError('rest_too_many_requests', 429, 'Too many uploads: at most 10 a minute. Try again shortly.');
+
+/** The cause is logged here (the factory logs only unexpected errors), never echoed. */
+export const uploadFailed = (cause: unknown) => {
+  logger.error('media storage failed', { error: cause });
+  return new AppError('upload_failed', 500, 'The file could not be stored. Try again.');
+};

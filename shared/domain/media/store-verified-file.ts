@@ -1,6 +1,6 @@
 import { publicObjectUrl, writeObject } from '../../integrations/media-bucket.ts';
 import type { MediaType } from '../../vocabulary/media.ts';
-import { invalidFileType } from './media-errors.ts';
+import { invalidFileType, uploadFailed } from './media-errors.ts';
 import { servedObjectKeys } from './media-objects.ts';
 import { isImage, processImage } from './process-image.ts';
 
@@ -26,7 +26,7 @@ export async function storeVerifiedFile(
 ): Promise<StoredFile> {
   const keys = servedObjectKeys(mediaId, type);
   if (!isImage(type)) {
-    await writeObject(keys.file, bytes, type);
+    await storeObjects([[keys.file, bytes, type]]);
     return {
       file_type: type,
       file_size: bytes.length,
@@ -42,9 +42,9 @@ export async function storeVerifiedFile(
   const image = await processImage(bytes, type).catch(() => {
     throw invalidFileType('The image could not be decoded.');
   });
-  await Promise.all([
-    writeObject(keys.file, image.bytes, type),
-    writeObject(keys.thumbnail, image.thumbnail, 'image/webp'),
+  await storeObjects([
+    [keys.file, image.bytes, type],
+    [keys.thumbnail, image.thumbnail, 'image/webp'],
   ]);
   return {
     file_type: type,
@@ -56,4 +56,15 @@ export async function storeVerifiedFile(
     width: image.width,
     height: image.height,
   };
+}
+
+/** Storage failures are the contract's 500 `upload_failed` (nothing is recorded; the client may retry). */
+async function storeObjects(
+  objects: readonly [key: string, bytes: Uint8Array, type: string][],
+): Promise<void> {
+  try {
+    await Promise.all(objects.map(([key, bytes, type]) => writeObject(key, bytes, type)));
+  } catch (error) {
+    throw uploadFailed(error);
+  }
 }
