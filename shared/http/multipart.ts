@@ -47,6 +47,10 @@ export function parseMultipart(
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // A truncated form errors the part's stream too; unhandled, that would take the whole process down.
+      stream.on('error', () => {
+        failure ??= invalidForm('the form is malformed');
+      });
       stream.on('end', () => {
         form[name] = {
           file_name: info.filename ?? '',
@@ -64,7 +68,10 @@ export function parseMultipart(
     parser.on('partsLimit', () => {
       failure ??= invalidForm('too many parts');
     });
-    parser.on('error', () => reject(invalidForm('the form is malformed')));
+    parser.on('error', () => {
+      failure ??= invalidForm('the form is malformed');
+      reject(failure);
+    });
     parser.on('close', () => (failure ? reject(failure) : resolve(form)));
     parser.end(raw);
   });

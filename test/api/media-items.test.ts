@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { objectSize } from '../../shared/integrations/media-bucket.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
-import { type Json, requestUpload, smallGif, smallPng, uploadMultipart } from '../support/media.ts';
+import {
+  type Json,
+  multipartBody,
+  requestUpload,
+  smallGif,
+  smallPng,
+  uploadMultipart,
+} from '../support/media.ts';
 
 /** Multipart uploads, GET and DELETE /media/{id}, and the upload rate limit, through the local gateway. */
 
@@ -57,6 +64,29 @@ describe('POST /feeds/media-upload (multipart)', () => {
       message: 'Missing parameter(s): file',
       data: { status: 400, params: ['file'] },
     });
+  });
+
+  it('refuses a form with two files, a broken form and a body that is neither form nor JSON', async () => {
+    const gif = await smallGif();
+    const form = new FormData();
+    form.append('file', new Blob([gif], { type: 'image/gif' }), 'a.gif');
+    form.append('other', new Blob([gif], { type: 'image/gif' }), 'b.gif');
+    const two = await api('POST', '/feeds/media-upload', { as: user, ...(await multipartBody(form)) });
+    expect(two.status, two.text).toBe(400);
+    expect(two.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400 } });
+    const broken = await api('POST', '/feeds/media-upload', {
+      as: user,
+      rawBody: Buffer.from('--x\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc'),
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    });
+    expect(broken.status, broken.text).toBe(400);
+    const text = await api('POST', '/feeds/media-upload', {
+      as: user,
+      rawBody: Buffer.from('hello'),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(text.status).toBe(415);
+    expect(text.body).toMatchObject({ code: 'rest_unsupported_media_type' });
   });
 
   it('refuses a bad object_source and a file whose content is not its declared type', async () => {
