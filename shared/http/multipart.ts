@@ -33,7 +33,8 @@ export function parseMultipart(
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: LIMITS });
+      // Browsers send UTF-8 file names; busboy's default for parameters is latin1.
+      parser = busboy({ headers: { 'content-type': contentType }, limits: LIMITS, defParamCharset: 'utf8' });
     } catch {
       reject(invalidForm('the multipart boundary is missing'));
       return;

@@ -46,6 +46,16 @@ describe('POST /feeds/media-upload (multipart)', () => {
     expect((await fetch(response.body.data.thumbnail_url)).status).toBe(200);
   });
 
+  it('keeps a UTF-8 file name and drops any directory part', async () => {
+    const response = await uploadMultipart(user, {
+      bytes: await smallGif(),
+      name: 'C:\\photos\\été à Zürich.gif',
+      type: 'image/gif',
+    });
+    expect(response.status, response.text).toBe(201);
+    expect(response.body.data.file_name).toBe('été à Zürich.gif');
+  });
+
   it('refuses a 0-byte file and a missing file field with 400, storing nothing', async () => {
     const empty = await uploadMultipart(user, {
       bytes: new Uint8Array(),
