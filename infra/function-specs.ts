@@ -2,6 +2,7 @@ import {
   DEFAULT_TIMEOUT_SECONDS,
   FALLBACK_ROUTE,
   type Grants,
+  type NativeModule,
   QUEUES,
   type QueueEntry,
   ROUTES,
@@ -21,6 +22,8 @@ export interface FunctionSpec {
   readonly grants: Grants;
   readonly memoryMb?: number;
   readonly timeoutSeconds?: number;
+  /** Native packages installed into this function's asset only (see `RouteEntry.nativeModules`). */
+  readonly nativeModules?: readonly NativeModule[];
 }
 
 /**
@@ -43,6 +46,7 @@ export function routeSpec(route: RouteEntry): FunctionSpec {
     grants: route.grants,
     memoryMb: route.memoryMb,
     timeoutSeconds: route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    ...(route.nativeModules ? { nativeModules: route.nativeModules } : {}),
   };
 }
 

@@ -12,10 +12,12 @@ import { Construct } from 'constructs';
 import type { DeployedEnvironment } from '../../shared/config/env.ts';
 import { BUNDLE } from '../bundle-options.ts';
 import { acknowledge, acknowledgePattern } from '../nag.ts';
+import { nativeModuleHooks } from './native-modules.ts';
 import {
   DEFAULT_MEMORY_MB,
   DEFAULT_TIMEOUT_SECONDS,
   type Grants,
+  type NativeModule,
   queueUrlVariable,
   SECRETS,
   type SecretName,
@@ -31,6 +33,8 @@ const STUB_CODE = 'exports.handler = async () => { throw new Error("bundling was
 export interface GrantableResources {
   readonly table: ITable;
   readonly bucket: IBucket;
+  /** Base URL of the media CDN; functions that store files build their public URLs on it. */
+  readonly mediaPublicBaseUrl: string;
   /** A catalogued queue by name; throws at synth for a name that is not catalogued. */
   queue(name: string): IQueue;
   /** ARN of the SES identity the stage sends from. */
@@ -70,6 +74,8 @@ export interface ApiFunctionProps {
    * @default true
    */
   readonly bundle?: boolean;
+  /** Native packages installed into this function's asset for linux-arm64 instead of bundled. */
+  readonly nativeModules?: readonly NativeModule[];
 }
 
 /**
@@ -132,7 +138,10 @@ export class ApiFunction extends Construct {
               target: BUNDLE.target,
               mainFields: [...BUNDLE.mainFields],
               banner: BUNDLE.banner,
-              externalModules: [...BUNDLE.external],
+              externalModules: [...BUNDLE.external, ...(props.nativeModules ?? [])],
+              ...(props.nativeModules?.length
+                ? { commandHooks: nativeModuleHooks(props.nativeModules, PROJECT_ROOT) }
+                : {}),
             },
           });
 
@@ -151,7 +160,7 @@ export class ApiFunction extends Construct {
   /** Grants the resources a catalogue entry names, and nothing else. */
   bindGrants(grants: Grants, resources: GrantableResources): void {
     if (grants.table) this.bindTable(resources.table, grants.table);
-    if (grants.bucket) this.bindBucket(resources.bucket, grants.bucket);
+    if (grants.bucket) this.bindBucket(resources.bucket, grants.bucket, resources.mediaPublicBaseUrl);
     if (grants.sendTo?.length)
       this.bindQueues(grants.sendTo.map((name) => [name, resources.queue(name)] as const));
     if (grants.mailer) this.bindMailer(resources.mailIdentityArn);
@@ -181,8 +190,8 @@ export class ApiFunction extends Construct {
     });
   }
 
-  /** Object reads, or reads, writes and deletes, on the media bucket; sets `MEDIA_BUCKET`. */
-  bindBucket(bucket: IBucket, mode: 'read' | 'readWrite'): void {
+  /** Object reads, or reads, writes and deletes, on the media bucket; sets `MEDIA_BUCKET` and the CDN's URL. */
+  bindBucket(bucket: IBucket, mode: 'read' | 'readWrite', publicBaseUrl: string): void {
     if (mode === 'read') {
       bucket.grantRead(this.function);
     } else {
@@ -190,6 +199,7 @@ export class ApiFunction extends Construct {
       bucket.grantDelete(this.function);
     }
     this.setEnv('MEDIA_BUCKET', bucket.bucketName);
+    this.setEnv('MEDIA_PUBLIC_BASE_URL', publicBaseUrl);
     acknowledgePattern(this.role, {
       pattern: /^AwsSolutions-IAM5\[(Action::s3:[A-Za-z]+\*|Resource::.*\/\*)\]$/,
       reason:

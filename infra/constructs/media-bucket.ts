@@ -1,10 +1,29 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { acknowledge } from '../nag.ts';
 
 /** Key prefix of objects posted by browsers and not yet confirmed by the completion call. */
 export const PENDING_PREFIX = 'pending/';
+/** Key prefix of verified files, the only ones the CDN serves. */
+export const SERVED_PREFIX = 'media/';
+/**
+ * How long the CDN may serve a file from its cache: a deleted file stops being served at most this long after the
+ * delete (objects carry the same `max-age`, shared/integrations/media-bucket.ts).
+ */
+export const CDN_CACHE_SECONDS = 300;
+
+/**
+ * Viewer-request function: only verified files under `media/` are served. An upload still under `pending/` (not
+ * yet checked, perhaps an executable) is never reachable through the CDN.
+ */
+const SERVED_ONLY = `function handler(event) {
+  var request = event.request;
+  if (request.uri.indexOf('/${SERVED_PREFIX}') !== 0) return { statusCode: 404, statusDescription: 'Not Found' };
+  return request;
+}`;
 
 export interface MediaBucketProps {
   /** Origins allowed to POST uploads straight to the bucket (presigned POST from the browser). */
@@ -23,6 +42,8 @@ export interface MediaBucketProps {
 export class MediaBucket extends Construct {
   readonly bucket: s3.Bucket;
   readonly accessLogs: s3.Bucket;
+  /** The CDN in front of the private bucket (origin access control): `file_url` and `thumbnail_url` point here. */
+  readonly distribution: cloudfront.Distribution;
 
   constructor(scope: Construct, id: string, props: MediaBucketProps) {
     super(scope, id);
@@ -66,5 +87,58 @@ export class MediaBucket extends Construct {
         { id: 'abort-incomplete-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });
+
+    this.distribution = new cloudfront.Distribution(this, 'Cdn', {
+      comment: 'Media files (verified uploads only)',
+      defaultBehavior: {
+        // Origin access control: the bucket stays private; its policy lets only this distribution read objects.
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket, {
+          originAccessLevels: [cloudfront.AccessLevel.READ],
+        }),
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy: new cloudfront.CachePolicy(this, 'CachePolicy', {
+          comment: 'Media: short TTL so deletions take effect quickly',
+          defaultTtl: Duration.seconds(CDN_CACHE_SECONDS),
+          maxTtl: Duration.seconds(CDN_CACHE_SECONDS),
+          minTtl: Duration.seconds(0),
+          enableAcceptEncodingGzip: true,
+          enableAcceptEncodingBrotli: true,
+        }),
+        // nosniff among them: a file is only ever rendered as the type it was verified to be.
+        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+        functionAssociations: [
+          {
+            eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+            function: new cloudfront.Function(this, 'ServedOnly', {
+              runtime: cloudfront.FunctionRuntime.JS_2_0,
+              code: cloudfront.FunctionCode.fromInline(SERVED_ONLY),
+            }),
+          },
+        ],
+      },
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
+    });
+    acknowledge(
+      this.distribution,
+      'AwsSolutions-CFR1',
+      'A community is used worldwide; no country is refused by product decision.',
+    );
+    acknowledge(
+      this.distribution,
+      'AwsSolutions-CFR2',
+      'Serves static files only (GET/HEAD of unguessable keys, verified at upload); no application logic for a WAF to protect. The API has its own protections.',
+    );
+    acknowledge(
+      this.distribution,
+      'AwsSolutions-CFR3',
+      'Every cache miss reaches the bucket, whose server access logs record it; CloudFront standard logs would need ACLs re-enabled on the log bucket.',
+    );
+    acknowledge(
+      this.distribution,
+      'AwsSolutions-CFR4',
+      'The default *.cloudfront.net certificate is used until the stage has a custom domain; CloudFront then negotiates TLS 1.2+ with modern clients, and viewers are redirected to HTTPS.',
+    );
   }
 }

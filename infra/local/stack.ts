@@ -9,6 +9,7 @@ import { type Gateway, startGateway } from './gateway.ts';
 import { prepareLambdaRuntime } from './lambda-runtime.ts';
 import { type Poller, startPoller } from './poller.ts';
 import { localEnvironment, type ProvisionedStack, provision } from './provision.ts';
+import { startPendingSweep } from './pending-sweep.ts';
 
 /**
  * The whole local stack in one call, shared by `npm start` and the test global setup: emulators, the table,
@@ -53,7 +54,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const emulators: RunningEmulator[] = [];
   let gateway: Gateway | undefined;
   let poller: Poller | undefined;
+  let sweep: { stop(): void } | undefined;
   const stopAll = async () => {
+    sweep?.stop();
     await poller?.stop().catch(() => undefined);
     await gateway?.close().catch(() => undefined);
     await Promise.allSettled(emulators.map((emulator) => emulator.stop()));
@@ -125,6 +128,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           : {}),
       })),
     });
+    // Uploads never completed expire here as the lifecycle rule and TTL expire them in the cloud.
+    sweep = startPendingSweep();
     const runningGateway = gateway;
     const runningPoller = poller;
     return {

@@ -45,6 +45,8 @@ const BUDDYPRESS_PLACEHOLDER = { host: '', port: 3306, user: '', database: '', t
 export class DataStack extends Stack implements GrantableResources {
   readonly table: dynamodb.Table;
   readonly bucket: s3.Bucket;
+  /** `https://<distribution domain>`: where browsers fetch media (CloudFront with origin access control). */
+  readonly mediaPublicBaseUrl: string;
   readonly workQueues: ReadonlyMap<string, WorkQueue>;
   readonly mailIdentity: ses.EmailIdentity;
   readonly mailIdentityArn: string;
@@ -55,7 +57,9 @@ export class DataStack extends Stack implements GrantableResources {
     const { config } = props;
 
     this.table = new AppTable(this, 'AppTable').table;
-    this.bucket = new MediaBucket(this, 'Media', { corsOrigins: config.corsOrigins }).bucket;
+    const media = new MediaBucket(this, 'Media', { corsOrigins: config.corsOrigins });
+    this.bucket = media.bucket;
+    this.mediaPublicBaseUrl = `https://${media.distribution.distributionDomainName}`;
 
     const workQueues = new Map<string, WorkQueue>();
     for (const entry of props.queues ?? QUEUES) {

@@ -8,6 +8,7 @@ import { SETTINGS_ROUTES } from './routes/settings.ts';
 import { SPACE_ROUTES } from './routes/spaces.ts';
 import { INVITATION_ROUTES } from './routes/invitations.ts';
 import { COURSE_ROUTES } from './routes/courses.ts';
+import { MEDIA_ROUTES } from './routes/media.ts';
 
 /**
  * The route and queue catalogue: the single list of every HTTP route and every queue. CDK (functions, routes,
@@ -27,6 +28,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...SPACE_ROUTES,
   ...INVITATION_ROUTES,
   ...COURSE_ROUTES,
+  ...MEDIA_ROUTES,
 ];
 
 export { FALLBACK_ROUTE } from './routes/platform.ts';
@@ -47,4 +49,5 @@ export {
   DEFAULT_MEMORY_MB,
   DEFAULT_TIMEOUT_SECONDS,
   type HttpMethod,
+  type NativeModule,
 } from './types.ts';

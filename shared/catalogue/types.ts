@@ -49,7 +49,15 @@ export interface RouteEntryOf<Q extends string, S extends string> {
   readonly memoryMb?: number;
   /** Lambda timeout in seconds; default 29 (the gateway's integration limit is 30 s). */
   readonly timeoutSeconds?: number;
+  /**
+   * Packages with native code the function needs at run time: left out of the esbuild bundle and installed into
+   * the function's asset for linux-arm64 (infra/constructs/native-modules.ts), so no other function carries them.
+   */
+  readonly nativeModules?: readonly NativeModule[];
 }
+
+/** Native packages a function may ship (each prebuilt for linux-arm64 by its publisher). */
+export type NativeModule = 'sharp';
 
 export interface QueueEntryOf<N extends string, Q extends string, S extends string> {
   readonly name: N;

@@ -44,8 +44,14 @@ export const FunctionEnvironmentSchema = v.object({
   S3_ENDPOINT: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
   SES_ENDPOINT: optionalUrl,
-  /** Local stack only: the base URL clients see for stored media (the emulator's path-style bucket URL). */
+  /** The base URL clients fetch stored media at: the CDN in the cloud, the emulator's path-style bucket URL locally. */
   MEDIA_PUBLIC_BASE_URL: optionalString,
+  /**
+   * Local stack only (`npm start`; ignored unless `STAGE` is `local`, and never set by CDK): a providers.json-style
+   * file of extra oEmbed providers, and comma-separated `host:port` pairs exempt from the oEmbed address check.
+   */
+  OEMBED_PROVIDERS_EXTRA: optionalString,
+  OEMBED_ALLOW_HOSTS: optionalString,
   /** Checks every response against its contract before sending; on locally and in tests, off in production. */
   VALIDATE_RESPONSES: v.optional(v.picklist(['true', 'false']), 'false'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
@@ -60,6 +66,7 @@ export type DeployedEnvironment = Pick<
   | 'STAGE'
   | 'TABLE_NAME'
   | 'MEDIA_BUCKET'
+  | 'MEDIA_PUBLIC_BASE_URL'
   | QueueUrlVariable
   | SecretIdVariable
   | 'MAIL_FROM'

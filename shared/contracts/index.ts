@@ -9,6 +9,7 @@ import * as settings from './settings.ts';
 import * as spaces from './spaces.ts';
 import * as invitations from './invitations.ts';
 import * as courses from './courses.ts';
+import * as media from './media.ts';
 
 /**
  * The contract registry: every operation of every contract module, by `operationId`. The OpenAPI generator and
@@ -28,6 +29,7 @@ const MODULES: readonly Readonly<Record<string, unknown>>[] = [
   spaces,
   invitations,
   courses,
+  media,
 ];
 
 export function isOperation(value: unknown): value is Operation {

@@ -73,7 +73,26 @@ export function httpHandler<O extends Operation>(
   operation: O,
   useCase: (input: OperationInput<O>, context: AuthenticatedContext) => Promise<OperationResponse<O>>,
 ) {
-  return build(operation, true, (input, internal, base) => {
+  return authenticatedHandler(operation, useCase, undefined);
+}
+
+/**
+ * Parses a form body into fields and files, or answers `undefined` for a body that is not a form (parsed as JSON
+ * then). Only shared/http/form-handler.ts supplies one: the multipart parser reaches only form-taking bundles.
+ */
+export type FormParser = (event: {
+  body: string;
+  isBase64Encoded: boolean;
+  contentType: string;
+}) => Promise<Record<string, unknown> | undefined>;
+
+/** `httpHandler` with an optional form parser for `bodyKind: 'multipart'` operations. */
+export function authenticatedHandler<O extends Operation>(
+  operation: O,
+  useCase: (input: OperationInput<O>, context: AuthenticatedContext) => Promise<OperationResponse<O>>,
+  formParser: FormParser | undefined,
+) {
+  return build(operation, true, formParser, (input, internal, base) => {
     const authentication = internal.authentication;
     if (authentication.state !== 'authenticated') throw INTERNAL_ERROR; // unreachable: checked before
     return useCase(input, { ...base, caller: authentication.caller });
@@ -85,12 +104,13 @@ export function publicHttpHandler<O extends Operation>(
   operation: O,
   useCase: (input: OperationInput<O>, context: RequestContext) => Promise<OperationResponse<O>>,
 ) {
-  return build(operation, false, (input, _internal, base) => useCase(input, base));
+  return build(operation, false, undefined, (input, _internal, base) => useCase(input, base));
 }
 
 function build<O extends Operation>(
   operation: O,
   requiresCaller: boolean,
+  formParser: FormParser | undefined,
   run: (input: OperationInput<O>, internal: Internal, base: RequestContext) => Promise<OperationResponse<O>>,
 ) {
   const envelope = operation.errorEnvelope ?? 'standard';
@@ -134,9 +154,11 @@ function build<O extends Operation>(
       },
     })
     .use(
-      operation.body && operation.bodyKind !== 'multipart'
-        ? jsonBodyParser()
-        : { before: function noBody() {} },
+      !operation.body
+        ? { before: function noBody() {} }
+        : operation.bodyKind === 'multipart' && formParser
+          ? formOrJsonBodyParser(formParser)
+          : jsonBodyParser(),
     )
     .use({
       before: function validateRequest(request: Request) {
@@ -214,6 +236,28 @@ function jsonBodyParser() {
       } catch {
         throw new AppError('rest_invalid_json', 400, 'Invalid JSON body passed.');
       }
+    },
+  };
+}
+
+/**
+ * Multipart operations take a form body (fields and file parts, from the form parser) or, for clients that send no
+ * file through the API, a JSON body; both are then validated by the contract.
+ */
+function formOrJsonBodyParser(formParser: FormParser) {
+  const json = jsonBodyParser();
+  return {
+    before: async function parseFormOrJsonBody(request: Request) {
+      const { event } = request;
+      const contentType = event.headers?.['content-type'] ?? '';
+      const form = event.body
+        ? await formParser({ body: event.body, isBase64Encoded: event.isBase64Encoded, contentType })
+        : undefined;
+      if (form) {
+        (event as { body?: unknown }).body = form;
+        return;
+      }
+      await json.before(request);
     },
   };
 }

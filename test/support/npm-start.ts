@@ -22,10 +22,10 @@ export function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.Pro
   return { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...extra };
 }
 
-export function npmStart(dataDir: string, port: number): NpmStart {
+export function npmStart(dataDir: string, port: number, extraEnv: Record<string, string> = {}): NpmStart {
   const child = spawn('npm', ['start', '--', '--data-dir', dataDir], {
     cwd: ROOT,
-    env: cleanEnvironment({ PORT: String(port) }),
+    env: cleanEnvironment({ ...extraEnv, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

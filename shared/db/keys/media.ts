@@ -16,3 +16,9 @@ export const uploaderMediaByType = (userId: number, fileType: string): Partition
 
 /** oEmbed response cache, keyed by the SHA-256 of the normalised URL, with a TTL. */
 export const oembedCacheKey = (urlSha256: string): ItemKey => ({ pk: `OEMBED#${urlSha256}`, sk: 'OEMBED' });
+
+/**
+ * The uploader's sliding-window upload limiter: the count of uploads so far and the times of the last ten, one
+ * slot each (`slot_<n mod 10>`), replaced under a condition on the count so concurrent Lambdas never both pass.
+ */
+export const uploadRateKey = (userId: number): ItemKey => ({ pk: `USER#${userId}`, sk: 'MEDIA_RATE' });

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import type { MediaType } from '../../vocabulary/media.ts';
+
+/**
+ * Object key layout of the media bucket. A presigned upload lands at `pending/<id>` (the cloud's lifecycle rule
+ * expires that prefix); a verified file is served from `media/<id>-<random>/…`, unguessable because the CDN serves
+ * every object to whoever has its URL. Every key of an item derives from the item, so deletion can remove all.
+ */
+export const PENDING_PREFIX = 'pending/';
+
+export const pendingObjectKey = (mediaId: number): string => `${PENDING_PREFIX}${mediaId}`;
+
+const EXTENSIONS: Record<MediaType, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
+  'application/pdf': 'pdf',
+  'application/zip': 'zip',
+};
+
+export interface ServedKeys {
+  readonly file: string;
+  readonly thumbnail: string;
+}
+
+export function servedObjectKeys(mediaId: number, type: MediaType): ServedKeys {
+  const folder = `media/${mediaId}-${randomBytes(12).toString('base64url')}`;
+  return { file: `${folder}/file.${EXTENSIONS[type]}`, thumbnail: `${folder}/thumbnail.webp` };
+}
+
+/** Every object an item may have in the bucket: the pending original, the served copy, the thumbnail. */
+export function allObjectKeys(item: { id: number; s3_key: string; thumbnail_key: string | null }): string[] {
+  const keys = new Set([pendingObjectKey(item.id), item.s3_key]);
+  if (item.thumbnail_key) keys.add(item.thumbnail_key);
+  return [...keys].filter((key) => key !== '');
+}

@@ -1,0 +1,70 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { nativeModuleHooks } from '#infra/constructs/native-modules.ts';
+import { allFunctionSpecs } from '#infra/function-specs.ts';
+import { resources, synthApp } from './synth-app.ts';
+
+/** The media CDN (CloudFront + origin access control) and the native image library reaching only its functions. */
+describe('media CDN and native modules', () => {
+  const { templates } = synthApp('real', 'prod');
+
+  it('serves the private bucket through CloudFront with origin access control, HTTPS only, verified files only', () => {
+    templates.data.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({
+        OriginAccessControlOriginType: 's3',
+        SigningBehavior: 'always',
+        SigningProtocol: 'sigv4',
+      }),
+    });
+    templates.data.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        Origins: [Match.objectLike({ OriginAccessControlId: Match.anyValue() })],
+        DefaultCacheBehavior: Match.objectLike({
+          ViewerProtocolPolicy: 'redirect-to-https',
+          AllowedMethods: ['GET', 'HEAD'],
+          FunctionAssociations: [Match.objectLike({ EventType: 'viewer-request' })],
+        }),
+      }),
+    });
+    const [fn] = Object.values(resources(templates.data, 'AWS::CloudFront::Function'));
+    const code = (fn?.Properties as { FunctionCode?: string } | undefined)?.FunctionCode;
+    expect(String(code)).toContain("'/media/'");
+    templates.data.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudfront.amazonaws.com' },
+            Action: 's3:GetObject',
+            Condition: { StringEquals: { 'AWS:SourceArn': Match.anyValue() } },
+          }),
+        ]),
+      }),
+    });
+  });
+
+  it('gives the CDN URL to the functions that store files, and the bucket to no reader', () => {
+    const functions = Object.values(resources(templates.api, 'AWS::Lambda::Function'));
+    type Env = { Environment?: { Variables?: Record<string, unknown> } } | undefined;
+    const envOf = (name: string): Record<string, unknown> => {
+      const found = functions.find((fn) => String(fn.Properties?.FunctionName).endsWith(name));
+      return (found?.Properties as Env)?.Environment?.Variables ?? {};
+    };
+    expect(envOf('-uploadMedia').MEDIA_PUBLIC_BASE_URL).toBeDefined();
+    expect(envOf('-completeMediaUpload').MEDIA_BUCKET).toBeDefined();
+    expect(envOf('-getMedia').MEDIA_BUCKET).toBeUndefined();
+  });
+
+  it('installs sharp for linux-arm64 into the upload and completion functions only', () => {
+    const withNative = allFunctionSpecs()
+      .filter((spec) => spec.nativeModules?.length)
+      .map((spec) => spec.id)
+      .sort();
+    expect(withNative).toEqual(['completeMediaUpload', 'uploadMedia']);
+    const commands = nativeModuleHooks(['sharp'], process.cwd()).afterBundling('/in', '/out');
+    expect(commands).toHaveLength(1);
+    expect(commands[0]).toMatch(
+      /^cd "\/out" && npm install .*--os=linux --cpu=arm64 --libc=glibc sharp@\d+\.\d+\.\d+$/,
+    );
+  });
+});
