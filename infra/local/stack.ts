@@ -24,6 +24,9 @@ export interface LocalStackOptions {
   readonly corsOrigins?: string;
   /** Per-receive visibility override for the poller (tests shorten redelivery). */
   readonly pollerVisibilitySeconds?: number;
+  /** The BuddyPress source (tests); else `BUDDYPRESS_URL` / `BUDDYPRESS_TABLE_PREFIX` from the environment. */
+  readonly buddypressUrl?: string;
+  readonly buddypressTablePrefix?: string;
 }
 
 export interface LocalStack {
@@ -98,6 +101,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // Stable across restarts of one local store (cursors in links stay valid), yet distinct from the pepper.
       CURSOR_KEY: createHash('sha256').update(`cursor-key:${options.pepper}`).digest('base64url'),
       CORS_ORIGINS: options.corsOrigins ?? '*',
+      // The BuddyPress migration source (README): a MySQL URL and its table prefix, when the operator gives one.
+      BUDDYPRESS_URL: options.buddypressUrl ?? process.env.BUDDYPRESS_URL ?? '',
+      BUDDYPRESS_TABLE_PREFIX: options.buddypressTablePrefix ?? process.env.BUDDYPRESS_TABLE_PREFIX ?? 'wp_',
       LOG_LEVEL: logLevel,
       // EMF lines are for CloudWatch; locally they would drown the logs. Shown at debug, or when asked for.
       POWERTOOLS_METRICS_DISABLED:
