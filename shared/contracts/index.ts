@@ -5,6 +5,7 @@ import * as notifications from './notifications.ts';
 import * as platform from './platform.ts';
 import * as topics from './topics.ts';
 import * as quizzes from './quizzes.ts';
+import * as migrations from './migrations.ts';
 
 /**
  * The contract registry: every operation of every contract module, by `operationId`. The OpenAPI generator and
@@ -20,6 +21,7 @@ const MODULES: readonly Readonly<Record<string, unknown>>[] = [
   feeds,
   feedComments,
   quizzes,
+  migrations,
 ];
 
 export function isOperation(value: unknown): value is Operation {
