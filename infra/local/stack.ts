@@ -1,3 +1,4 @@
+import { closeBuddypressSource } from '../../shared/integrations/buddypress/connect.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { resetEnvCache } from '../../shared/config/env.ts';
@@ -59,6 +60,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const stopAll = async () => {
     await poller?.stop().catch(() => undefined);
     await gateway?.close().catch(() => undefined);
+    // The handlers' pool to the BuddyPress source would keep this process alive.
+    await closeBuddypressSource();
     await Promise.allSettled(emulators.map((emulator) => emulator.stop()));
   };
   try {

@@ -1,3 +1,4 @@
+import { gmt, numberTree, random } from './rows.ts';
 import { phpSerialize } from './schema.ts';
 
 /**
@@ -30,6 +31,8 @@ export interface Fixture {
   /** Source ids of rows the migration must report in `errors` (author gone). */
   readonly unmappable: { activities: number[]; comments: number[] };
   readonly rowCounts: Record<string, number>;
+  /** A migrated profile update (with a mention and entities) to look at through the API. */
+  readonly sample: { activity: { id: number; date: string; content: string } };
 }
 
 const OTHER_TYPES = [
@@ -41,26 +44,6 @@ const OTHER_TYPES = [
   ['groups', 'created_group'],
 ] as const;
 const STATUSES = ['public', 'private', 'hidden'] as const;
-
-/** mulberry32: small, seeded, good enough for fixtures. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-/** GMT wall clock, as BuddyPress writes it; one in ten lands within a minute of midnight. */
-function gmt(rnd: () => number): string {
-  const date = new Date(Date.UTC(2015, 0, 1) + Math.floor(rnd() * 9 * 365 * 86_400_000));
-  if (rnd() < 0.1) date.setUTCHours(rnd() < 0.5 ? 23 : 0, rnd() < 0.5 ? 59 : 0, Math.floor(rnd() * 60));
-  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
-}
 
 export function generateFixture(size: FixtureSize): Fixture {
   const rnd = random(size.seed ?? 20261123);
@@ -178,6 +161,7 @@ export function generateFixture(size: FixtureSize): Fixture {
     comments: { total: 0, migrated: 0, failed: 0 },
   };
   const unmappable = { activities: [] as number[], comments: [] as number[] };
+  let sample: Fixture['sample']['activity'] | undefined;
   let id = 0;
   for (let n = 0; n < size.activities; n++) {
     const rootId = ++id;
@@ -223,6 +207,8 @@ export function generateFixture(size: FixtureSize): Fixture {
         } else {
           expected.activities.migrated += 1;
           migrates = true;
+          if (!sample && n % 11 === 0 && !inGroup)
+            sample = { id: rootId, date, content: 'Hello @bpuser2 "quoted" 😀' };
         }
       }
     }
@@ -343,26 +329,6 @@ export function generateFixture(size: FixtureSize): Fixture {
   const rowCounts = Object.fromEntries(
     Object.entries(tables).map(([name, table]) => [name, table.rows.length]),
   );
-  return { tables, expected, unmappable, rowCounts };
-}
-
-/** Nested-set numbers as BuddyPress computes them: root left = 1, children in id order, depth first. */
-function numberTree(rootId: number, tree: { id: number; parent: number }[], rows: unknown[][]): void {
-  const children = new Map<number, number[]>();
-  for (const node of tree) {
-    const parent = tree.some((other) => other.id === node.parent) ? node.parent : rootId;
-    children.set(parent, [...(children.get(parent) ?? []), node.id]);
-  }
-  const numbers = new Map<number, [number, number]>();
-  let counter = 0;
-  const walk = (nodeId: number) => {
-    const left = ++counter;
-    for (const child of children.get(nodeId) ?? []) walk(child);
-    numbers.set(nodeId, [left, ++counter]);
-  };
-  walk(rootId);
-  for (const row of rows.slice(-(tree.length + 1))) {
-    const found = numbers.get(row[0] as number);
-    if (found) [row[11], row[12]] = found;
-  }
+  if (!sample) throw new Error('the fixture is too small to hold a sample update');
+  return { tables, expected, unmappable, rowCounts, sample: { activity: sample } };
 }
