@@ -1,4 +1,4 @@
-import { gmt, numberTree, random } from './rows.ts';
+import { gmt, numberTree, random, shiftIds } from './rows.ts';
 import { phpSerialize } from './schema.ts';
 
 /**
@@ -12,6 +12,8 @@ export interface FixtureSize {
   /** Top-level activity rows of every type; comment trees come on top. */
   readonly activities: number;
   readonly seed?: number;
+  /** Added to every source id (see shiftIds). */
+  readonly idBase?: number;
 }
 
 export interface ExpectedItem {
@@ -47,6 +49,7 @@ const STATUSES = ['public', 'private', 'hidden'] as const;
 
 export function generateFixture(size: FixtureSize): Fixture {
   const rnd = random(size.seed ?? 20261123);
+  const base = size.idBase ?? 0;
   const pick = (n: number) => 1 + Math.floor(rnd() * n);
   const deletedUser = () => size.members + 1 + Math.floor(rnd() * 50);
   const users: unknown[][] = [];
@@ -55,10 +58,10 @@ export function generateFixture(size: FixtureSize): Fixture {
     const registered = id % 97 === 0 ? '0000-00-00 00:00:00' : gmt(rnd);
     users.push([
       id,
-      `bpuser${id}`,
+      `bpuser${id + base}`,
       `$P$hash${id}`,
-      `bpuser${id}`,
-      `bpuser${id}@example.org`,
+      `bpuser${id + base}`,
+      `bpuser${id + base}@example.org`,
       '',
       registered,
       `Member ${id}`,
@@ -330,5 +333,11 @@ export function generateFixture(size: FixtureSize): Fixture {
     Object.entries(tables).map(([name, table]) => [name, table.rows.length]),
   );
   if (!sample) throw new Error('the fixture is too small to hold a sample update');
+  if (base > 0) {
+    shiftIds(tables, base);
+    unmappable.activities = unmappable.activities.map((id) => id + base);
+    unmappable.comments = unmappable.comments.map((id) => id + base);
+    sample.id += base;
+  }
   return { tables, expected, unmappable, rowCounts, sample: { activity: sample } };
 }

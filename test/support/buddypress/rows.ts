@@ -39,3 +39,27 @@ export function numberTree(rootId: number, tree: { id: number; parent: number }[
     if (found) [row[11], row[12]] = found;
   }
 }
+
+/**
+ * Columns holding ids, per table (0 means none and stays 0). Shifting every id by one base gives a second data set
+ * whose source ids never meet the first's in the migration's id maps (tests that each need a first run).
+ */
+export const ID_COLUMNS: Record<string, number[]> = {
+  users: [0],
+  usermeta: [0],
+  bp_groups: [0, 1],
+  bp_groups_groupmeta: [0],
+  bp_groups_members: [0, 1, 2, 3],
+  bp_invitations: [0, 1, 3],
+  bp_activity: [0, 1, 7, 8],
+  bp_activity_meta: [0],
+};
+
+export function shiftIds(tables: Record<string, { rows: unknown[][] }>, base: number): void {
+  for (const [name, table] of Object.entries(tables)) {
+    for (const row of table.rows) {
+      for (const column of ID_COLUMNS[name] ?? [])
+        if (row[column] !== 0) row[column] = (row[column] as number) + base;
+    }
+  }
+}
