@@ -42,7 +42,7 @@ export const QUEUES = [
     name: 'migrations',
     entry: 'functions/workers/run-migration.ts',
     grants: { table: 'readWrite', sendTo: ['migrations'], secrets: ['buddypressSource'] },
-    batchSize: 1,
+    batchSize: 5,
     timeoutSeconds: 300,
     maxReceiveCount: 3,
     maxConcurrency: 4,

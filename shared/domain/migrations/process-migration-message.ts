@@ -15,7 +15,7 @@ import { findRun, finishRun, isChunkRecorded, recordChunk, setPhaseChunks } from
 import { ConcurrentChunkWrite } from './write-units.ts';
 
 /** Source rows per chunk: small enough for one worker invocation, big enough to batch writes. */
-export const CHUNK_SIZES: Record<MigrationItem, number> = { groups: 25, members: 100, activities: 50 };
+export const CHUNK_SIZES: Record<MigrationItem, number> = { groups: 50, members: 400, activities: 200 };
 const MAX_RECEIVES = QUEUES.find((queue) => queue.name === 'migrations')!.maxReceiveCount;
 const CONCURRENT_RETRIES = 5;
 
