@@ -4,6 +4,7 @@ import { getItem } from '../../shared/db/reads.ts';
 import { MapItemSchema } from '../../shared/domain/migrations/map-repository.ts';
 import type { Fixture } from '../support/buddypress/generate.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { cli, cliJson } from '../support/cli.ts';
 import {
   dropTestSource,
   expectBareError,
@@ -198,6 +199,23 @@ describe('a full run', () => {
     });
     expect(after.body.feed).toEqual(before.body.feed);
   });
+});
+
+describe('operator CLI', () => {
+  it('migrate:start (skip_existing no: every row updated in place) and migrate:status --follow until it ends', async () => {
+    const refused = await cli('migrate:start', '--items', 'groups,messages');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('items');
+    const started = cliJson(await cli('migrate:start', '--skip-existing', 'no')) as Record<string, unknown>;
+    expect(started).toMatchObject({ migration: { status: 'in_progress' } });
+    const followed = await cli('migrate:status', '--follow');
+    expect(followed.code).toBe(0);
+    const lines = followed.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const final = JSON.parse(lines[0]!) as StatusBody;
+    expect(final.status).toBe('completed');
+    expect(final.migration!.results).toEqual(expectedResults(fixture));
+  }, 240_000);
 });
 
 const mapped = async (activityId: number) =>
