@@ -14,6 +14,8 @@ export interface FixtureSize {
   readonly seed?: number;
   /** Added to every source id (see shiftIds). */
   readonly idBase?: number;
+  /** One migrating update too large for a stored item (450 KB): its chunk fails on every delivery. */
+  readonly poison?: boolean;
 }
 
 export interface ExpectedItem {
@@ -35,6 +37,8 @@ export interface Fixture {
   readonly rowCounts: Record<string, number>;
   /** A migrated profile update (with a mention and entities) to look at through the API. */
   readonly sample: { activity: { id: number; date: string; content: string } };
+  /** The source id of the poison update, when asked for. */
+  readonly poisonId?: number;
 }
 
 const OTHER_TYPES = [
@@ -165,6 +169,7 @@ export function generateFixture(size: FixtureSize): Fixture {
   };
   const unmappable = { activities: [] as number[], comments: [] as number[] };
   let sample: Fixture['sample']['activity'] | undefined;
+  let poisonId: number | undefined;
   let id = 0;
   for (let n = 0; n < size.activities; n++) {
     const rootId = ++id;
@@ -202,6 +207,18 @@ export function generateFixture(size: FixtureSize): Fixture {
         spam,
       ]);
       if (n % 5 === 0) activitymeta.push([rootId, 'favorite_count', String(n % 9)]);
+      if (
+        size.poison &&
+        poisonId === undefined &&
+        !spam &&
+        !hidden &&
+        !inGroup &&
+        !authorGone &&
+        n % 11 !== 0
+      ) {
+        poisonId = rootId;
+        activity.at(-1)![5] = 'x'.repeat(450_000);
+      }
       if (!spam && (inGroup || !hidden)) {
         expected.activities.total += 1;
         if (authorGone) {
@@ -338,6 +355,14 @@ export function generateFixture(size: FixtureSize): Fixture {
     unmappable.activities = unmappable.activities.map((id) => id + base);
     unmappable.comments = unmappable.comments.map((id) => id + base);
     sample.id += base;
+    if (poisonId !== undefined) poisonId += base;
   }
-  return { tables, expected, unmappable, rowCounts, sample: { activity: sample } };
+  return {
+    tables,
+    expected,
+    unmappable,
+    rowCounts,
+    sample: { activity: sample },
+    ...(poisonId ? { poisonId } : {}),
+  };
 }
