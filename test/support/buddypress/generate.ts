@@ -1,5 +1,5 @@
 import { gmt, numberTree, random, shiftIds } from './rows.ts';
-import { phpSerialize } from './schema.ts';
+import { COLUMNS, phpSerialize } from './schema.ts';
 
 /**
  * A seeded, realistic BuddyPress data set, and what the migration's mapping rules (decisions.md "Migrations")
@@ -190,22 +190,9 @@ export function generateFixture(size: FixtureSize): Fixture {
         n % 11 === 0
           ? `Hello <a class="bp-suggestions-mention" href="/members/bpuser2/">@bpuser2</a> &quot;quoted&quot; 😀`
           : `Update number ${n} from member ${author}`;
-      activity.push([
-        rootId,
-        author,
-        inGroup ? 'groups' : 'activity',
-        'activity_update',
-        'posted an update',
-        content,
-        '',
-        group,
-        0,
-        date,
-        hidden,
-        0,
-        0,
-        spam,
-      ]);
+      // biome-ignore format: one source row per statement reads better than fourteen lines
+      activity.push([rootId, author, inGroup ? 'groups' : 'activity', 'activity_update', 'posted an update', content,
+        '', group, 0, date, hidden, 0, 0, spam]);
       if (n % 5 === 0) activitymeta.push([rootId, 'favorite_count', String(n % 9)]);
       if (
         size.poison &&
@@ -249,22 +236,9 @@ export function generateFixture(size: FixtureSize): Fixture {
       const gone = rnd() < 0.01;
       const commentAuthor = gone ? deletedUser() : pick(size.members);
       tree.push({ id: commentId, parent, spamPath, left: 0, right: 0 });
-      activity.push([
-        commentId,
-        commentAuthor,
-        'activity',
-        'activity_comment',
-        'posted a new activity comment',
-        `Reply ${c} to ${rootId}`,
-        '',
-        rootId,
-        parent,
-        gmt(rnd),
-        0,
-        0,
-        0,
-        spam ? 1 : 0,
-      ]);
+      // biome-ignore format: one source row per statement reads better than fourteen lines
+      activity.push([commentId, commentAuthor, 'activity', 'activity_comment', 'posted a new activity comment',
+        `Reply ${c} to ${rootId}`, '', rootId, parent, gmt(rnd), 0, 0, 0, spam ? 1 : 0]);
       if (!migrates || spamPath) continue;
       expected.comments.total += 1;
       if (gone) {
@@ -274,78 +248,22 @@ export function generateFixture(size: FixtureSize): Fixture {
     }
     numberTree(rootId, tree, activity);
   }
-  const tables = {
-    users: {
-      columns: [
-        'ID',
-        'user_login',
-        'user_pass',
-        'user_nicename',
-        'user_email',
-        'user_url',
-        'user_registered',
-        'display_name',
-      ],
-      rows: users,
-    },
-    usermeta: { columns: ['user_id', 'meta_key', 'meta_value'], rows: usermeta },
-    bp_groups: {
-      columns: [
-        'id',
-        'creator_id',
-        'name',
-        'slug',
-        'description',
-        'status',
-        'parent_id',
-        'enable_forum',
-        'date_created',
-      ],
-      rows: groups,
-    },
-    bp_groups_groupmeta: { columns: ['group_id', 'meta_key', 'meta_value'], rows: groupmeta },
-    bp_groups_members: {
-      columns: [
-        'id',
-        'group_id',
-        'user_id',
-        'inviter_id',
-        'is_admin',
-        'is_mod',
-        'user_title',
-        'date_modified',
-        'comments',
-        'is_confirmed',
-        'is_banned',
-        'invite_sent',
-      ],
-      rows: members,
-    },
-    bp_invitations: {
-      columns: ['user_id', 'inviter_id', 'class', 'item_id', 'type', 'date_modified'],
-      rows: invitations,
-    },
-    bp_activity: {
-      columns: [
-        'id',
-        'user_id',
-        'component',
-        'type',
-        'action',
-        'content',
-        'primary_link',
-        'item_id',
-        'secondary_item_id',
-        'date_recorded',
-        'hide_sitewide',
-        'mptt_left',
-        'mptt_right',
-        'is_spam',
-      ],
-      rows: activity,
-    },
-    bp_activity_meta: { columns: ['activity_id', 'meta_key', 'meta_value'], rows: activitymeta },
+  const rows: Record<keyof typeof COLUMNS, unknown[][]> = {
+    users,
+    usermeta,
+    bp_groups: groups,
+    bp_groups_groupmeta: groupmeta,
+    bp_groups_members: members,
+    bp_invitations: invitations,
+    bp_activity: activity,
+    bp_activity_meta: activitymeta,
   };
+  const tables = Object.fromEntries(
+    Object.entries(COLUMNS).map(([name, columns]) => [
+      name,
+      { columns: [...columns], rows: rows[name as keyof typeof COLUMNS] },
+    ]),
+  );
   const rowCounts = Object.fromEntries(
     Object.entries(tables).map(([name, table]) => [name, table.rows.length]),
   );

@@ -119,3 +119,62 @@ export function phpSerialize(value: unknown): string {
   }
   return 'N;';
 }
+
+/** The columns the generator fills, per table (the others keep their defaults). */
+export const COLUMNS = {
+  users: [
+    'ID',
+    'user_login',
+    'user_pass',
+    'user_nicename',
+    'user_email',
+    'user_url',
+    'user_registered',
+    'display_name',
+  ],
+  usermeta: ['user_id', 'meta_key', 'meta_value'],
+  bp_groups: [
+    'id',
+    'creator_id',
+    'name',
+    'slug',
+    'description',
+    'status',
+    'parent_id',
+    'enable_forum',
+    'date_created',
+  ],
+  bp_groups_groupmeta: ['group_id', 'meta_key', 'meta_value'],
+  bp_groups_members: [
+    'id',
+    'group_id',
+    'user_id',
+    'inviter_id',
+    'is_admin',
+    'is_mod',
+    'user_title',
+    'date_modified',
+    'comments',
+    'is_confirmed',
+    'is_banned',
+    'invite_sent',
+  ],
+  bp_invitations: ['user_id', 'inviter_id', 'class', 'item_id', 'type', 'date_modified'],
+  bp_activity: [
+    'id',
+    'user_id',
+    'component',
+    'type',
+    'action',
+    'content',
+    'primary_link',
+    'item_id',
+    'secondary_item_id',
+    'date_recorded',
+    'hide_sitewide',
+    'mptt_left',
+    'mptt_right',
+    'is_spam',
+  ],
+  bp_activity_meta: ['activity_id', 'meta_key', 'meta_value'],
+} as const;
