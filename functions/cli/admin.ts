@@ -18,7 +18,9 @@ const USAGE = `Usage: npm run --silent admin -- [--data-dir DIR] <command>
   import FILE.json
   import:recover [--import-id ID]
   settings:set KEY VALUE
-  digest:run --frequency daily|weekly`;
+  digest:run --frequency daily|weekly
+  migrate:start [--items groups,members,activities] [--skip-existing yes|no] [--preserve-dates yes|no]
+  migrate:status [--follow]`;
 
 type Command = (args: ParsedArgs) => Promise<unknown>;
 
@@ -32,6 +34,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'import:recover': async () => (await import('./commands/import-recover.ts')).importRecoverCommand,
   'settings:set': async () => (await import('./commands/settings-set.ts')).settingsSetCommand,
   'digest:run': async () => (await import('./commands/digest-run.ts')).digestRunCommand,
+  'migrate:start': async () => (await import('./commands/migrate.ts')).migrateStartCommand,
+  'migrate:status': async () => (await import('./commands/migrate.ts')).migrateStatusCommand,
 };
 
 async function main(commandLine: readonly string[]): Promise<number> {
@@ -43,7 +47,8 @@ async function main(commandLine: readonly string[]): Promise<number> {
     process.stderr.write(`${name === undefined ? '' : `Unknown command "${name}".\n`}${USAGE}\n`);
     return 1;
   }
-  const args = parseArgs(rest);
+  // `--follow` is this CLI's one flag without a value.
+  const args = parseArgs(rest.map((arg) => (arg === '--follow' ? '--follow=yes' : arg)));
   loadStackEnvironment(dataDir);
   const output = await (await load())(args);
   process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -1,3 +1,4 @@
+import { closeBuddypressSource } from '../../shared/integrations/buddypress/connect.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { resetEnvCache } from '../../shared/config/env.ts';
@@ -25,6 +26,9 @@ export interface LocalStackOptions {
   readonly corsOrigins?: string;
   /** Per-receive visibility override for the poller (tests shorten redelivery). */
   readonly pollerVisibilitySeconds?: number;
+  /** The BuddyPress source (tests); else `BUDDYPRESS_URL` / `BUDDYPRESS_TABLE_PREFIX` from the environment. */
+  readonly buddypressUrl?: string;
+  readonly buddypressTablePrefix?: string;
 }
 
 export interface LocalStack {
@@ -59,6 +63,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     sweep?.stop();
     await poller?.stop().catch(() => undefined);
     await gateway?.close().catch(() => undefined);
+    // The handlers' pool to the BuddyPress source would keep this process alive.
+    await closeBuddypressSource();
     await Promise.allSettled(emulators.map((emulator) => emulator.stop()));
   };
   try {
@@ -101,6 +107,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // Stable across restarts of one local store (cursors in links stay valid), yet distinct from the pepper.
       CURSOR_KEY: createHash('sha256').update(`cursor-key:${options.pepper}`).digest('base64url'),
       CORS_ORIGINS: options.corsOrigins ?? '*',
+      // The BuddyPress migration source (README): a MySQL URL and its table prefix, when the operator gives one.
+      BUDDYPRESS_URL: options.buddypressUrl ?? process.env.BUDDYPRESS_URL ?? '',
+      BUDDYPRESS_TABLE_PREFIX: options.buddypressTablePrefix ?? process.env.BUDDYPRESS_TABLE_PREFIX ?? 'wp_',
       LOG_LEVEL: logLevel,
       // EMF lines are for CloudWatch; locally they would drown the logs. Shown at debug, or when asked for.
       POWERTOOLS_METRICS_DISABLED:

@@ -9,6 +9,7 @@ import { SPACE_ROUTES } from './routes/spaces.ts';
 import { INVITATION_ROUTES } from './routes/invitations.ts';
 import { COURSE_ROUTES } from './routes/courses.ts';
 import { MEDIA_ROUTES } from './routes/media.ts';
+import { MIGRATION_ROUTES } from './routes/migrations.ts';
 
 /**
  * The route and queue catalogue: the single list of every HTTP route and every queue. CDK (functions, routes,
@@ -29,6 +30,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...INVITATION_ROUTES,
   ...COURSE_ROUTES,
   ...MEDIA_ROUTES,
+  ...MIGRATION_ROUTES,
 ];
 
 export { FALLBACK_ROUTE } from './routes/platform.ts';

@@ -36,6 +36,17 @@ export const QUEUES = [
     maxReceiveCount: 5,
     maxConcurrency: 2,
   },
+  {
+    // BuddyPress migration: `plan` messages cut a phase into chunks, `chunk` messages migrate one keyset range each
+    // (idempotent, counted once); a chunk failing maxReceiveCount times is counted failed and lands in the DLQ.
+    name: 'migrations',
+    entry: 'functions/workers/run-migration.ts',
+    grants: { table: 'readWrite', sendTo: ['migrations'], secrets: ['buddypressSource'] },
+    batchSize: 5,
+    timeoutSeconds: 300,
+    maxReceiveCount: 3,
+    maxConcurrency: 4,
+  },
 ] as const satisfies readonly QueueEntryOf<string, string, SecretName>[];
 
 export type QueueName = (typeof QUEUES)[number]['name'];

@@ -39,6 +39,8 @@ export const FunctionEnvironmentSchema = v.object({
   PASSWORD_PEPPER: optionalString,
   CURSOR_KEY: optionalString,
   BUDDYPRESS_URL: optionalString,
+  /** Table prefix of the BuddyPress source named by `BUDDYPRESS_URL` (the cloud secret carries its own). */
+  BUDDYPRESS_TABLE_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]*$/)), 'wp_'),
   /** Local stack only: emulator endpoints. Unset in the cloud, where the SDK's defaults apply. */
   DYNAMODB_ENDPOINT: optionalUrl,
   S3_ENDPOINT: optionalUrl,

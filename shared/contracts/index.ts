@@ -10,6 +10,7 @@ import * as spaces from './spaces.ts';
 import * as invitations from './invitations.ts';
 import * as courses from './courses.ts';
 import * as media from './media.ts';
+import * as migrations from './migrations.ts';
 
 /**
  * The contract registry: every operation of every contract module, by `operationId`. The OpenAPI generator and
@@ -30,6 +31,7 @@ const MODULES: readonly Readonly<Record<string, unknown>>[] = [
   invitations,
   courses,
   media,
+  migrations,
 ];
 
 export function isOperation(value: unknown): value is Operation {

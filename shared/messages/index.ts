@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import type { QueueName } from '../catalogue/queues.ts';
 import { digestMessageSchema } from './digest.ts';
 import { mailMessageSchema } from './mail.ts';
+import { migrationMessageSchema } from './migrations.ts';
 import { tidyNotificationsMessageSchema } from './notifications.ts';
 
 /**
@@ -13,10 +14,12 @@ export const QUEUE_MESSAGES = {
   mail: mailMessageSchema,
   notifications: tidyNotificationsMessageSchema,
   digest: digestMessageSchema,
+  migrations: migrationMessageSchema,
 } as const satisfies Record<QueueName, v.GenericSchema>;
 
 export type QueueMessage<Q extends QueueName> = v.InferOutput<(typeof QUEUE_MESSAGES)[Q]>;
 
 export type { DigestMessage } from './digest.ts';
 export type { MailMessage } from './mail.ts';
+export type { MigrationMessage } from './migrations.ts';
 export type { TidyNotificationsMessage } from './notifications.ts';

@@ -70,6 +70,9 @@ async function startStack(): Promise<LocalStack> {
     pepper: generatePepper(),
     // Redeliveries after a failed batch within seconds, so retry and DLQ tests stay fast.
     pollerVisibilitySeconds: 1,
+    // The migration tests load a generated BuddyPress database here (MariaDB on loopback; a non-wp_ prefix).
+    buddypressUrl: `mysql://root@127.0.0.1:3306/community_bp_test_${run}`,
+    buddypressTablePrefix: 'bpt_',
   });
   try {
     for (const [name, endpoint] of Object.entries({ ...stack.endpoints, api: stack.apiUrl })) {

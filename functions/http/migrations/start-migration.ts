@@ -1,0 +1,7 @@
+import { startMigration as contract } from '../../../shared/contracts/migrations.ts';
+import { startMigration } from '../../../shared/domain/migrations/start-migration.ts';
+import { httpHandler } from '../../../shared/http/handler.ts';
+
+export const handler = httpHandler(contract, ({ body }, ctx) =>
+  startMigration(ctx.caller, 'buddypress', body),
+);

@@ -1,0 +1,38 @@
+import type { CatalogueRoute } from './route.ts';
+
+/** Migrations (contract "Migrations (Admin only)"): administrators only; the workers do the work. */
+export const MIGRATION_ROUTES = [
+  {
+    operationId: 'listMigrations',
+    method: 'GET',
+    path: '/migrations',
+    access: 'administrator',
+    entry: 'functions/http/migrations/list-migrations.ts',
+    grants: { table: 'read', secrets: ['buddypressSource'] },
+  },
+  {
+    operationId: 'getBuddypressMigrationConfig',
+    method: 'GET',
+    path: '/migrations/buddypress/config',
+    access: 'administrator',
+    entry: 'functions/http/migrations/show-migration-config.ts',
+    grants: { secrets: ['buddypressSource'] },
+  },
+  {
+    operationId: 'startBuddypressMigration',
+    method: 'POST',
+    path: '/migrations/buddypress/start',
+    access: 'administrator',
+    entry: 'functions/http/migrations/start-migration.ts',
+    grants: { table: 'readWrite', sendTo: ['migrations'], secrets: ['buddypressSource'] },
+  },
+  {
+    // One GetItem: the work happens in the `migrations` workers, never in the poll.
+    operationId: 'getBuddypressMigrationStatus',
+    method: 'GET',
+    path: '/migrations/buddypress/status',
+    access: 'administrator',
+    entry: 'functions/http/migrations/show-migration-status.ts',
+    grants: { table: 'read' },
+  },
+] as const satisfies readonly CatalogueRoute[];

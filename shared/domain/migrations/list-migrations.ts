@@ -1,0 +1,68 @@
+import { forbidden } from '../../errors/app-error.ts';
+import { openBuddypressSource } from '../../integrations/buddypress/connect.ts';
+import type { SourceCounts } from '../../integrations/buddypress/source.ts';
+import { MIGRATION_ITEMS, type MigrationItem } from '../../vocabulary/migrations.ts';
+import { type Caller, isAdministrator } from '../auth/index.ts';
+import { ITEM_LABELS } from './migration-mapper.ts';
+import { isLocked } from './run-repository.ts';
+
+/** The source's counts when it is configured, reachable and has the BuddyPress tables; else undefined. */
+export async function probeSource(): Promise<SourceCounts | undefined> {
+  try {
+    const source = await openBuddypressSource();
+    if (!source || !(await source.isInstalled())) return undefined;
+    return await source.counts();
+  } catch {
+    return undefined;
+  }
+}
+
+const estimates = (counts: SourceCounts | undefined): Record<MigrationItem, number> =>
+  Object.fromEntries(MIGRATION_ITEMS.map((item) => [item, counts?.[item] ?? 0])) as Record<
+    MigrationItem,
+    number
+  >;
+
+/** `GET /migrations`: the one source, whether it is installed, and what it would migrate. */
+export async function listMigrations(caller: Caller) {
+  if (!isAdministrator(caller)) throw forbidden();
+  const [counts, locked] = await Promise.all([probeSource(), isLocked()]);
+  return {
+    migrations: [
+      {
+        id: 'buddypress',
+        name: 'BuddyPress',
+        description: 'Groups, group members, activity updates and their comments from a BuddyPress site.',
+        status: locked ? ('in_progress' as const) : ('available' as const),
+        is_installed: counts !== undefined,
+        supported_items: [...MIGRATION_ITEMS],
+        estimated_items: estimates(counts),
+      },
+    ],
+  };
+}
+
+/** `GET /migrations/buddypress/config`: items with counts, the default options and what will not be copied. */
+export async function showMigrationConfig(caller: Caller) {
+  if (!isAdministrator(caller)) throw forbidden();
+  const counts = await probeSource();
+  const warnings = [
+    'Avatars and cover images are not copied: the source upload location is not configured.',
+    'Comments are reported under `comments`, beside `activities`.',
+  ];
+  if (!counts) warnings.unshift('No BuddyPress database is configured or reachable.');
+  return {
+    config: {
+      available_items: Object.fromEntries(
+        MIGRATION_ITEMS.map((item) => [item, { ...ITEM_LABELS[item], count: counts?.[item] ?? 0 }]),
+      ),
+      options: {
+        migrate_avatars: true,
+        migrate_cover_images: true,
+        preserve_dates: true,
+        skip_existing: true,
+      },
+      warnings,
+    },
+  };
+}

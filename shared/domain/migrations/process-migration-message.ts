@@ -1,0 +1,129 @@
+import { QUEUES } from '../../catalogue/queues.ts';
+import { openBuddypressSource } from '../../integrations/buddypress/connect.ts';
+import type { BuddypressSource } from '../../integrations/buddypress/source.ts';
+import { publishBatch } from '../../integrations/queue-publisher.ts';
+import type { MigrationMessage } from '../../messages/index.ts';
+import { MIGRATION_ERRORS_KEPT, type MigrationItem } from '../../vocabulary/migrations.ts';
+import { nowIso } from '../dates.ts';
+import { advanceIfPhaseDone } from './advance-run.ts';
+import { ChunkContext } from './chunk-context.ts';
+import { migrateActivities } from './migrate-activities.ts';
+import { migrateGroups } from './migrate-groups.ts';
+import { migrateMembers } from './migrate-members.ts';
+import { counterName, counterOf, type RunItem } from './run-item.ts';
+import { findRun, finishRun, isChunkRecorded, recordChunk, setPhaseChunks } from './run-repository.ts';
+import { ConcurrentChunkWrite } from './write-units.ts';
+
+/** Source rows per chunk: small enough for one worker invocation, big enough to batch writes. */
+export const CHUNK_SIZES: Record<MigrationItem, number> = { groups: 50, members: 400, activities: 200 };
+const MAX_RECEIVES = QUEUES.find((queue) => queue.name === 'migrations')!.maxReceiveCount;
+const CONCURRENT_RETRIES = 5;
+
+/**
+ * One `migrations` message. A message of another run, or of a run that has ended, is dropped. A message failing
+ * on its last delivery is recorded before it goes to the DLQ: a chunk counts its rows as failed (and reports the
+ * range in `errors`), so the run still completes; a plan failing ends the run `failed` with the step it was on.
+ */
+export async function processMigrationMessage(
+  message: MigrationMessage,
+  receiveCount: number,
+): Promise<void> {
+  const run = await findRun(message.source, true);
+  if (!run || run.run_id !== message.run_id || run.status !== 'in_progress') return;
+  try {
+    const source = await openBuddypressSource();
+    if (!source) throw new Error('The BuddyPress source is not configured.');
+    if (message.kind === 'plan') await planPhase(run, source, message.phase);
+    else await runChunk(run, source, message);
+  } catch (error) {
+    if (receiveCount >= MAX_RECEIVES) await giveUp(run, message, error);
+    throw error;
+  }
+}
+
+/** Cuts the phase into keyset ranges, records how many, then sends them. */
+async function planPhase(run: RunItem, source: BuddypressSource, phase: MigrationItem): Promise<void> {
+  const chunks: Extract<MigrationMessage, { kind: 'chunk' }>[] = [];
+  for (let after = 0; ; ) {
+    const end = await source.nextChunkEnd(phase, after, CHUNK_SIZES[phase]);
+    if (!end) break;
+    chunks.push({
+      kind: 'chunk',
+      source: 'buddypress',
+      run_id: run.run_id,
+      phase,
+      chunk: chunks.length,
+      after,
+      up_to: end.upTo,
+      rows: end.rows,
+    });
+    after = end.upTo;
+  }
+  await setPhaseChunks(run, phase, chunks.length);
+  await publishBatch('migrations', chunks);
+  if (chunks.length === 0) await advanceIfPhaseDone(run.source, run.run_id, phase);
+}
+
+type ChunkMessage = Extract<MigrationMessage, { kind: 'chunk' }>;
+
+async function runChunk(run: RunItem, source: BuddypressSource, message: ChunkMessage): Promise<void> {
+  if (!(await isChunkRecorded(run, message.phase, message.chunk))) {
+    const context = new ChunkContext(run, source, nowIso());
+    for (let attempt = 0; ; attempt++) {
+      try {
+        context.reset();
+        await migrateRange(context, message);
+        break;
+      } catch (error) {
+        if (!(error instanceof ConcurrentChunkWrite) || attempt >= CONCURRENT_RETRIES) throw error;
+      }
+    }
+    const room = Math.max(0, MIGRATION_ERRORS_KEPT - (run.errors?.length ?? 0));
+    await recordChunk(run, {
+      phase: message.phase,
+      chunkNo: message.chunk,
+      counters: context.counters,
+      errors: context.errors.slice(0, room),
+    });
+  }
+  await advanceIfPhaseDone(run.source, run.run_id, message.phase);
+}
+
+async function migrateRange(context: ChunkContext, message: ChunkMessage): Promise<void> {
+  const { source } = context;
+  if (message.phase === 'groups')
+    await migrateGroups(context, await source.groupsInRange(message.after, message.up_to));
+  else if (message.phase === 'members')
+    await migrateMembers(context, await source.membershipsInRange(message.after, message.up_to));
+  else await migrateActivities(context, await source.rootActivitiesInRange(message.after, message.up_to));
+}
+
+async function giveUp(run: RunItem, message: MigrationMessage, error: unknown): Promise<void> {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (message.kind === 'plan') {
+    await finishRun(run, 'failed', nowIso(), {
+      message: `Planning ${message.phase} failed: ${reason}`,
+      step: message.phase,
+      completed: counterOf(run, counterName(message.phase, 'migrated')),
+      total: run.totals[message.phase] ?? 0,
+    });
+    return;
+  }
+  if (await isChunkRecorded(run, message.phase, message.chunk)) return;
+  const room = (run.errors?.length ?? 0) < MIGRATION_ERRORS_KEPT;
+  await recordChunk(run, {
+    phase: message.phase,
+    chunkNo: message.chunk,
+    counters: { [counterName(message.phase, 'failed')]: message.rows },
+    errors: room
+      ? [
+          {
+            item: message.phase,
+            id: `${message.after + 1}-${message.up_to}`,
+            error: `chunk failed ${MAX_RECEIVES} times: ${reason}`,
+          },
+        ]
+      : [],
+  });
+  await advanceIfPhaseDone(run.source, run.run_id, message.phase);
+}

@@ -1,0 +1,57 @@
+import * as v from 'valibot';
+import { migrationRunKey } from '../../db/keys/migrations.ts';
+import {
+  MIGRATION_COUNTED,
+  MIGRATION_ITEMS,
+  MIGRATION_OPTIONS,
+  type MigrationCounted,
+  type MigrationItem,
+} from '../../vocabulary/migrations.ts';
+
+const integer = v.pipe(v.number(), v.integer());
+const counts = v.record(v.string(), integer);
+
+/**
+ * A run as stored (`MIGRATION#<source>` / `RUN`): what was asked, the estimated totals, the phase in progress with
+ * its chunk bookkeeping, and flat counters (`n_<item>_<outcome>`, `chunks_done_<phase>`) that each chunk moves
+ * once, by ADD, in the same transaction as its marker. `GET …/status` is one read of this item.
+ */
+export const RunItemSchema = v.looseObject({
+  run_id: v.string(),
+  source: v.string(),
+  status: v.picklist(['in_progress', 'completed', 'failed']),
+  items: v.array(v.picklist(MIGRATION_ITEMS)),
+  options: v.record(v.picklist(MIGRATION_OPTIONS), v.boolean()),
+  totals: counts,
+  phase: v.string(),
+  started_at: v.string(),
+  completed_at: v.optional(v.string()),
+  errors: v.optional(v.array(v.object({ item: v.string(), id: v.string(), error: v.string() })), []),
+  failure: v.optional(
+    v.object({ message: v.string(), step: v.string(), completed: integer, total: integer }),
+  ),
+});
+export type RunItem = v.InferOutput<typeof RunItemSchema>;
+
+export type Outcome = 'migrated' | 'skipped' | 'failed';
+export const counterName = (item: MigrationCounted, outcome: Outcome) => `n_${item}_${outcome}`;
+export const chunksDoneName = (phase: MigrationItem) => `chunks_done_${phase}`;
+export const chunksTotalName = (phase: MigrationItem) => `chunks_total_${phase}`;
+
+/** A run's counter, 0 when never moved. */
+export const counterOf = (run: RunItem, name: string): number => {
+  const value = (run as Record<string, unknown>)[name];
+  return typeof value === 'number' ? value : 0;
+};
+
+/** What a run counts: its items, plus `comments` with `activities`. */
+export const countedItems = (items: readonly MigrationItem[]): MigrationCounted[] =>
+  MIGRATION_COUNTED.filter((item) =>
+    item === 'comments' ? items.includes('activities') : items.includes(item),
+  );
+
+export const storedRun = (run: RunItem) => ({
+  ...migrationRunKey(run.source),
+  entity: 'migration_run',
+  ...run,
+});

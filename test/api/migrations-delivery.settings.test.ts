@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMigration } from '../../shared/domain/migrations/start-migration.ts';
+import { countedItems, counterOf } from '../../shared/domain/migrations/run-item.ts';
+import { completedMigration } from '../../shared/domain/migrations/migration-mapper.ts';
+import type { Caller } from '../../shared/domain/auth/index.ts';
+import { createTestUser } from '../support/api.ts';
+import { drive, usePrivateMigrationQueue } from '../support/migration-driver.ts';
+import { dropTestSource, expectedResults, loadTestSource } from '../support/migrations.ts';
+
+/**
+ * Exactly-once counting under SQS's at-least-once delivery: a run whose every message is delivered twice at once,
+ * and a run where a worker is killed mid-chunk (after some feeds were written, before the chunk was counted) and
+ * the chunk is delivered again, both end with the exact counts of the mapping rules and no duplicate. Each run
+ * migrates its own data set (ids shifted), so both create rather than skip. The messages go to a private queue this
+ * file delivers itself (test/support/migration-driver.ts).
+ */
+const SIZE = { groups: 6, members: 30, activities: 160, seed: 11 };
+let caller: Caller;
+let queue: Awaited<ReturnType<typeof usePrivateMigrationQueue>>;
+
+beforeAll(async () => {
+  const admin = await createTestUser({ hostRole: 'administrator' });
+  caller = {
+    id: admin.id,
+    username: admin.username,
+    hostRole: 'administrator',
+    communityRoles: [],
+    status: 'active',
+  };
+  queue = await usePrivateMigrationQueue();
+});
+afterAll(() => dropTestSource());
+
+const options = {
+  migrate_avatars: true,
+  migrate_cover_images: true,
+  preserve_dates: true,
+  skip_existing: true,
+};
+const items = ['groups', 'members', 'activities'];
+
+describe('exactly-once counting', () => {
+  it('every SQS message delivered twice, at once: the same exact counts', async () => {
+    const fixture = await loadTestSource({ ...SIZE, idBase: 1_000_000 });
+    await startMigration(caller, 'buddypress', { items, options });
+    const { run } = await drive(queue, { twice: true });
+    expect(run?.status).toBe('completed');
+    expect(completedMigration(run!).results).toEqual(expectedResults(fixture));
+    // Every chunk counted once: the chunk counters equal the planned chunks.
+    for (const phase of ['groups', 'members', 'activities'])
+      expect(counterOf(run!, `chunks_done_${phase}`)).toBe(counterOf(run!, `chunks_total_${phase}`));
+    expect(countedItems(run!.items)).toEqual(['groups', 'members', 'activities', 'comments']);
+  }, 240_000);
+
+  it('a worker killed mid-chunk, the chunk delivered again: the same exact counts', async () => {
+    const fixture = await loadTestSource({ ...SIZE, idBase: 2_000_000 });
+    const started = await startMigration(caller, 'buddypress', { items, options });
+    let first = true;
+    const { run, killed } = await drive(queue, {
+      killFirst: (message) => {
+        // Messages of the earlier run (re-sent plans) may still be queued: they are dropped, not killed.
+        if (message.run_id !== started.migration.id) return false;
+        if (message.kind !== 'chunk' || message.phase !== 'activities' || !first) return false;
+        first = false;
+        return true;
+      },
+    });
+    expect(killed).toEqual([9]);
+    expect(run?.status).toBe('completed');
+    expect(completedMigration(run!).results).toEqual(expectedResults(fixture));
+  }, 240_000);
+});

@@ -1,0 +1,72 @@
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { api, createTestUser, type TestUser } from '../support/api.ts';
+import type { Fixture } from '../support/buddypress/generate.ts';
+import { dropTestSource, loadTestSource, waitForRun } from '../support/migrations.ts';
+
+/**
+ * A poison chunk: one activity update too large to store makes its chunk fail on every delivery. On the last one
+ * the chunk's rows are counted failed and the range reported in `errors`, the message lands in the DLQ, and the
+ * run still completes with every other count exact. Ids are shifted so this run creates rather than skips.
+ */
+const SIZE = { groups: 6, members: 30, activities: 160, seed: 13, idBase: 3_000_000, poison: true };
+let fixture: Fixture;
+let admin: TestUser;
+
+beforeAll(async () => {
+  fixture = await loadTestSource(SIZE);
+  admin = await createTestUser({ hostRole: 'administrator' });
+}, 120_000);
+afterAll(() => dropTestSource());
+
+describe('a poison chunk', () => {
+  it('is counted failed, reported in errors and moved to the DLQ; the run completes', async () => {
+    const started = await api('POST', '/migrations/buddypress/start', {
+      as: admin,
+      body: { items: ['groups', 'members', 'activities'] },
+    });
+    expect(started.status).toBe(200);
+    const body = await waitForRun(admin);
+    expect(body.status).toBe('completed');
+    const results = body.migration!.results as Record<
+      string,
+      { total: number; migrated: number; skipped: number; failed: number }
+    >;
+    expect(results.groups).toEqual({ ...fixture.expected.groups, skipped: 0 });
+    expect(results.members).toEqual({ ...fixture.expected.members, skipped: 0 });
+    const activities = results.activities!;
+    expect(activities.total).toBe(fixture.expected.activities.total);
+    expect(activities.migrated + activities.failed).toBe(activities.total);
+    expect(activities.failed).toBeGreaterThan(fixture.expected.activities.failed);
+    const errors = body.migration!.errors as { item: string; id: string; error: string }[];
+    const poisoned = errors.filter((entry) => entry.error.startsWith('chunk failed 3 times'));
+    expect(poisoned).toHaveLength(1);
+    const [from, to] = poisoned[0]!.id.split('-').map(Number);
+    expect(fixture.poisonId).toBeGreaterThanOrEqual(from!);
+    expect(fixture.poisonId).toBeLessThanOrEqual(to!);
+
+    const stack = inject('stack');
+    const sqs = new SQSClient({
+      endpoint: stack.sqsEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const dead = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: stack.deadLetterQueueUrls.migrations!,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 2,
+      }),
+    );
+    const bodies = (dead.Messages ?? []).map(
+      (message) => JSON.parse(message.Body!) as Record<string, unknown>,
+    );
+    expect(bodies).toContainEqual(
+      expect.objectContaining({
+        kind: 'chunk',
+        phase: 'activities',
+        run_id: (started.body as { migration: { id: string } }).migration.id,
+      }),
+    );
+  }, 240_000);
+});

@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import {
+  CreateQueueCommand,
+  DeleteMessageCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { inject } from 'vitest';
+import { resetEnvCache } from '../../shared/config/env.ts';
+import { processMigrationMessage } from '../../shared/domain/migrations/process-migration-message.ts';
+import { findRun } from '../../shared/domain/migrations/run-repository.ts';
+import type { MigrationMessage } from '../../shared/messages/index.ts';
+
+/**
+ * Drives a migration from the test process instead of the stack's poller: the `migrations` queue URL of this
+ * process points at a private queue, so what a start or a worker publishes here is received only by this driver,
+ * which decides how each message is delivered (twice at once; or first to a worker that is killed mid-chunk).
+ */
+export async function usePrivateMigrationQueue(): Promise<{ sqs: SQSClient; url: string }> {
+  const stack = inject('stack');
+  const sqs = new SQSClient({
+    endpoint: stack.sqsEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const name = `${stack.queuePrefix}-migrations-driven-${process.pid}`;
+  const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name }));
+  process.env.QUEUE_URL_MIGRATIONS = QueueUrl!;
+  resetEnvCache();
+  return { sqs, url: QueueUrl! };
+}
+
+export interface Delivery {
+  /** Deliver every message twice, both at once. */
+  readonly twice?: boolean;
+  /** Hand this chunk message first to a worker process killed mid-chunk (then deliver it again). */
+  readonly killFirst?: (message: MigrationMessage) => boolean;
+}
+
+export async function drive(queue: { sqs: SQSClient; url: string }, delivery: Delivery, timeoutMs = 240_000) {
+  const killed: number[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await findRun('buddypress', true);
+    if (run?.status !== 'in_progress') return { run, killed };
+    if (Date.now() > deadline) throw new Error('driven migration did not finish');
+    const { Messages = [] } = await queue.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queue.url,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+        VisibilityTimeout: 120,
+      }),
+    );
+    for (const received of Messages) {
+      const message = JSON.parse(received.Body!) as MigrationMessage;
+      if (delivery.killFirst?.(message)) killed.push(await runKilledWorker(message));
+      const deliveries = delivery.twice ? 2 : 1;
+      await Promise.all(Array.from({ length: deliveries }, () => processMigrationMessage(message, 1)));
+      await queue.sqs.send(
+        new DeleteMessageCommand({ QueueUrl: queue.url, ReceiptHandle: received.ReceiptHandle! }),
+      );
+    }
+  }
+}
+
+/** Runs the message in a worker process that kills itself mid-chunk; answers the signal's number (9). */
+function runKilledWorker(message: MigrationMessage): Promise<number> {
+  const root = join(import.meta.dirname, '../..');
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'test/support/migration-kill-worker.ts'), JSON.stringify(message)],
+      {
+        cwd: root,
+        env: { ...process.env, LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('error', reject);
+    child.on('exit', (_code, signal) => {
+      if (signal === 'SIGKILL') resolve(9);
+      else reject(new Error(`the worker was not killed mid-chunk: ${output}`));
+    });
+  });
+}

@@ -1,0 +1,61 @@
+import mysql from 'mysql2/promise';
+import { expect } from 'vitest';
+import { loadBuddypressFixture } from './buddypress/load.ts';
+import type { Fixture, FixtureSize } from './buddypress/generate.ts';
+import { api, type TestUser } from './api.ts';
+
+/** The test stack's BuddyPress database (global-setup.ts names it) and its prefix. */
+export function testSource(): { serverUrl: string; database: string; prefix: string } {
+  const url = new URL(process.env.BUDDYPRESS_URL ?? '');
+  return {
+    serverUrl: `${url.protocol}//${url.username}@${url.host}`,
+    database: url.pathname.slice(1),
+    prefix: process.env.BUDDYPRESS_TABLE_PREFIX ?? 'wp_',
+  };
+}
+
+export const loadTestSource = (size: FixtureSize): Promise<Fixture> =>
+  loadBuddypressFixture({ ...testSource(), ...size });
+
+export async function dropTestSource(): Promise<void> {
+  const { serverUrl, database } = testSource();
+  const connection = await mysql.createConnection({ uri: serverUrl });
+  try {
+    await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
+  } finally {
+    await connection.end();
+  }
+}
+
+export type StatusBody = { status: string; migration: Record<string, unknown> | null; code?: string };
+
+/** Polls the status (as the contract intends) until the run is no longer in progress. */
+export async function waitForRun(admin: TestUser, timeoutMs = 240_000): Promise<StatusBody> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await api<StatusBody>('GET', '/migrations/buddypress/status', { as: admin });
+    if (response.status !== 200 || response.body.status !== 'in_progress') return response.body;
+    if (Date.now() > deadline) throw new Error(`migration still running: ${JSON.stringify(response.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** `results` as the fixture predicts them (no skips on a first run). */
+export function expectedResults(fixture: Fixture, skipped = false) {
+  return Object.fromEntries(
+    Object.entries(fixture.expected).map(([item, counts]) => [
+      item,
+      skipped
+        ? { total: counts.total, migrated: 0, skipped: counts.migrated, failed: counts.failed }
+        : { total: counts.total, migrated: counts.migrated, skipped: 0, failed: counts.failed },
+    ]),
+  );
+}
+
+export function expectBareError(response: { status: number; body: unknown }, status: number, code: string) {
+  expect(response.status).toBe(status);
+  const body = response.body as Record<string, unknown>;
+  expect(body.code).toBe(code);
+  expect(typeof body.message).toBe('string');
+  expect(body).not.toHaveProperty('data');
+}
