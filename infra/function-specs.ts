@@ -21,6 +21,8 @@ export interface FunctionSpec {
   readonly grants: Grants;
   readonly memoryMb?: number;
   readonly timeoutSeconds?: number;
+  /** Files copied beside the bundled code (the catalogue line's `bundleFiles`). */
+  readonly bundleFiles?: readonly string[];
 }
 
 /**
@@ -43,6 +45,7 @@ export function routeSpec(route: RouteEntry): FunctionSpec {
     grants: route.grants,
     memoryMb: route.memoryMb,
     timeoutSeconds: route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    ...(route.bundleFiles ? { bundleFiles: route.bundleFiles } : {}),
   };
 }
 

@@ -3,7 +3,12 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  type ICommandHooks,
+  NodejsFunction,
+  OutputFormat,
+  SourceMapMode,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -26,6 +31,16 @@ export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Stand-in code when bundling is off: template assertions need a function, not its code. */
 const STUB_CODE = 'exports.handler = async () => { throw new Error("bundling was disabled at synth"); };';
+
+/** Bundling hooks that copy files beside the bundled code (by base name), where the function reads them. */
+function copyBeside(files: readonly string[]): ICommandHooks {
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) =>
+      files.map((file) => `cp "${path.join(inputDir, file)}" "${path.join(outputDir, path.basename(file))}"`),
+  };
+}
 
 /** Everything the catalogue's grants can name, as the data stack exposes it. */
 export interface GrantableResources {
@@ -70,6 +85,8 @@ export interface ApiFunctionProps {
    * @default true
    */
   readonly bundle?: boolean;
+  /** Files (from the repository root) copied beside the bundled code, which reads them at run time. */
+  readonly bundleFiles?: readonly string[];
 }
 
 /**
@@ -133,6 +150,7 @@ export class ApiFunction extends Construct {
               mainFields: [...BUNDLE.mainFields],
               banner: BUNDLE.banner,
               externalModules: [...BUNDLE.external],
+              ...(props.bundleFiles?.length ? { commandHooks: copyBeside(props.bundleFiles) } : {}),
             },
           });
 

@@ -30,6 +30,7 @@ export function catalogueFunction(
     timeoutSeconds: spec.timeoutSeconds,
     logRetention: config.logRetention,
     bundle: context.bundle,
+    bundleFiles: spec.bundleFiles,
     environment: {
       STAGE: config.stage,
       // Required by the env schema, so every function knows the table; only `grants.table` gives it access.

@@ -49,6 +49,11 @@ export interface RouteEntryOf<Q extends string, S extends string> {
   readonly memoryMb?: number;
   /** Lambda timeout in seconds; default 29 (the gateway's integration limit is 30 s). */
   readonly timeoutSeconds?: number;
+  /**
+   * Files (paths from the repository root) the function reads at run time, copied beside its bundled code by
+   * the CDK bundling (by base name); locally the function reads them where they are.
+   */
+  readonly bundleFiles?: readonly string[];
 }
 
 export interface QueueEntryOf<N extends string, Q extends string, S extends string> {
