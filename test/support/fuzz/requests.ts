@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type Schema, type SchemaContext, valueOf } from './schema-values.ts';
+import { type Schema, type SchemaContext, fuzzedValue } from './schema-values.ts';
 import { jsonText, MALFORMED_BODIES, PROTOTYPE_KEYS, RawJson } from './values.ts';
 
 /**
@@ -46,7 +46,7 @@ const RAW_QUERY_FRAGMENTS = ['%', '%zz', '%E0%A4%A', 'a[]=1', 'a[b]=1', '=', '&&
 function queryArbitrary(parameters: readonly Schema[], context: SchemaContext): fc.Arbitrary<string> {
   const named = parameters.map((parameter) =>
     fc.option(
-      valueOf(parameter.schema ?? {}, context).map((value) => [
+      fuzzedValue(parameter.schema ?? {}, context).map((value) => [
         parameter.name as string,
         parameterText(value).slice(0, MAX_QUERY_VALUE),
       ]),
@@ -96,7 +96,7 @@ function bodyArbitrary(method: string, operation: Schema, context: SchemaContext
     .map((body): Body => ({ body, contentType: 'application/json' }));
   const none = fc.constant<Body>({});
   if (jsonSchema) {
-    const json = valueOf(jsonSchema, context).map(
+    const json = fuzzedValue(jsonSchema, context).map(
       (value): Body => ({
         body: jsonText(value),
         contentType: 'application/json',
@@ -104,7 +104,7 @@ function bodyArbitrary(method: string, operation: Schema, context: SchemaContext
     );
     // Valid JSON that also names a prototype key at the top level.
     const polluted = fc
-      .tuple(valueOf(jsonSchema, context), fc.constantFrom(...PROTOTYPE_KEYS))
+      .tuple(fuzzedValue(jsonSchema, context), fc.constantFrom(...PROTOTYPE_KEYS))
       .map(([value, key]): Body => {
         const base = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
         return {
@@ -114,7 +114,7 @@ function bodyArbitrary(method: string, operation: Schema, context: SchemaContext
       });
     const otherType = fc
       .tuple(
-        valueOf(jsonSchema, context),
+        fuzzedValue(jsonSchema, context),
         fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', ''),
       )
       .map(([value, contentType]): Body => ({ body: jsonText(value), contentType }));
@@ -156,7 +156,7 @@ export function requestArbitrary(
   const queryParameters = parameters.filter((parameter) => parameter.in === 'query');
   const pathValues = fc.tuple(
     ...pathParameters.map((parameter) =>
-      valueOf(parameter.schema ?? {}, context).map(
+      fuzzedValue(parameter.schema ?? {}, context).map(
         (value) => [parameter.name as string, pathText(value)] as const,
       ),
     ),

@@ -38,7 +38,7 @@ export function resolve(schema: Schema, context: SchemaContext): Schema {
 }
 
 /** A value for the schema: mostly valid, sometimes on a boundary, sometimes hostile. */
-export function valueOf(schema: Schema, context: SchemaContext, depth = 0): fc.Arbitrary<unknown> {
+export function fuzzedValue(schema: Schema, context: SchemaContext, depth = 0): fc.Arbitrary<unknown> {
   const boundary = boundaryOf(resolve(schema, context), context);
   return fc.oneof(
     { arbitrary: validOf(schema, context, depth), weight: 6 },

@@ -80,7 +80,7 @@ export const hostileString = fc.oneof(
     '😀'.repeat(64),
     'Z\u0351\u0352\u0353'.repeat(40),
     '<script>alert(1)</script>',
-    '${7*7}{{7*7}}',
+    `\${7*7}{{7*7}}`,
     "' OR '1'='1",
     '../../etc/passwd',
     '%00%2e%2e',
