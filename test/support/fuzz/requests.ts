@@ -41,6 +41,24 @@ function pathText(value: unknown): string {
   return text === '' || /^(?:\.|%2e){1,2}$/i.test(text) ? `${text}x` : text;
 }
 
+/**
+ * Percent-encodes one path segment. encodeURIComponent throws on a lone surrogate; a client can still send its
+ * bytes (the 3-byte form UTF-8 forbids), so they are sent as such: the API must refuse them cleanly.
+ */
+function encodeSegment(text: string): string {
+  let encoded = '';
+  for (const char of text) {
+    const code = char.charCodeAt(0);
+    if (char.length === 1 && code >= 0xd800 && code <= 0xdfff) {
+      const bytes = [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)];
+      encoded += bytes.map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+    } else {
+      encoded += encodeURIComponent(char);
+    }
+  }
+  return encoded;
+}
+
 const RAW_QUERY_FRAGMENTS = ['%', '%zz', '%E0%A4%A', 'a[]=1', 'a[b]=1', '=', '&&', '+', 'x=%00'] as const;
 
 function queryArbitrary(parameters: readonly Schema[], context: SchemaContext): fc.Arbitrary<string> {
@@ -166,7 +184,7 @@ export function requestArbitrary(
     .map(([values, query, body]) => {
       const byName = new Map<string, string>(values);
       const path = template.replace(/\{([^}]+)\}/g, (_match, name: string) =>
-        encodeURIComponent(byName.get(name) ?? ''),
+        encodeSegment(byName.get(name) ?? ''),
       );
       return { path, query, ...body };
     });
