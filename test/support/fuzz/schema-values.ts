@@ -128,7 +128,8 @@ function objectOf(schema: Schema, context: SchemaContext, depth: number): fc.Arb
   const extra = open
     ? fc.array(
         fc.tuple(
-          fc.string({ minLength: 1, maxLength: 12 }),
+          // Free-form keys (a map such as quiz answers): any text, or a key that names a prototype member.
+          fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom(...PROTOTYPE_KEYS)),
           validOf(schema.additionalProperties, context, depth + 1),
         ),
         { maxLength: 3 },
