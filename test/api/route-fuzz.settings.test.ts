@@ -30,6 +30,10 @@ import { importQuizCourse } from '../support/quiz-course.ts';
  * - DELETE routes are fuzzed last: they may delete the seeded resources (the callers' own feed, a topic), which the
  *   other routes use to reach their "found" branches. The callers are fresh users, so deleting their data (their
  *   notifications, their feed) harms nothing else.
+ * - Multipart routes (uploads) get garbage parts, boundaries and JSON in place of a form, not generated files:
+ *   the document gives only the form's media type, and a valid upload is the upload tests' business.
+ * - `unsubscribeFromDigest` takes a server-signed token: fuzzed like the rest, but exempt from the check that
+ *   some generated value got past validation (see SIGNED_INPUT).
  * - The catalogue must be fully documented: a route missing from the served document fails the first test.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
