@@ -24,6 +24,8 @@ export interface FunctionSpec {
   readonly timeoutSeconds?: number;
   /** Native packages installed into this function's asset only (see `RouteEntry.nativeModules`). */
   readonly nativeModules?: readonly NativeModule[];
+  /** Files copied beside the bundled code (the catalogue line's `bundleFiles`). */
+  readonly bundleFiles?: readonly string[];
 }
 
 /**
@@ -47,6 +49,7 @@ export function routeSpec(route: RouteEntry): FunctionSpec {
     memoryMb: route.memoryMb,
     timeoutSeconds: route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
     ...(route.nativeModules ? { nativeModules: route.nativeModules } : {}),
+    ...(route.bundleFiles ? { bundleFiles: route.bundleFiles } : {}),
   };
 }
 

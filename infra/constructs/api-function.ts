@@ -3,7 +3,12 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  type ICommandHooks,
+  NodejsFunction,
+  OutputFormat,
+  SourceMapMode,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -28,6 +33,26 @@ export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Stand-in code when bundling is off: template assertions need a function, not its code. */
 const STUB_CODE = 'exports.handler = async () => { throw new Error("bundling was disabled at synth"); };';
+
+/** Bundling hooks that copy files beside the bundled code (by base name), where the function reads them. */
+function copyBeside(files: readonly string[]): ICommandHooks {
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) =>
+      files.map((file) => `cp "${path.join(inputDir, file)}" "${path.join(outputDir, path.basename(file))}"`),
+  };
+}
+
+/** Several bundling hooks as one: the bundling takes a single `commandHooks`. */
+function chainHooks(hooks: readonly ICommandHooks[]): ICommandHooks {
+  return {
+    beforeBundling: (inputDir, outputDir) =>
+      hooks.flatMap((hook) => hook.beforeBundling(inputDir, outputDir)),
+    beforeInstall: (inputDir, outputDir) => hooks.flatMap((hook) => hook.beforeInstall(inputDir, outputDir)),
+    afterBundling: (inputDir, outputDir) => hooks.flatMap((hook) => hook.afterBundling(inputDir, outputDir)),
+  };
+}
 
 /** Everything the catalogue's grants can name, as the data stack exposes it. */
 export interface GrantableResources {
@@ -76,6 +101,8 @@ export interface ApiFunctionProps {
   readonly bundle?: boolean;
   /** Native packages installed into this function's asset for linux-arm64 instead of bundled. */
   readonly nativeModules?: readonly NativeModule[];
+  /** Files (from the repository root) copied beside the bundled code, which reads them at run time. */
+  readonly bundleFiles?: readonly string[];
 }
 
 /**
@@ -114,6 +141,10 @@ export class ApiFunction extends Construct {
       environment: { ...props.environment },
     } satisfies Partial<lambda.FunctionProps>;
 
+    const hooks = [
+      ...(props.nativeModules?.length ? [nativeModuleHooks(props.nativeModules, PROJECT_ROOT)] : []),
+      ...(props.bundleFiles?.length ? [copyBeside(props.bundleFiles)] : []),
+    ];
     this.function =
       props.bundle === false
         ? new lambda.Function(this, 'Function', {
@@ -139,9 +170,7 @@ export class ApiFunction extends Construct {
               mainFields: [...BUNDLE.mainFields],
               banner: BUNDLE.banner,
               externalModules: [...BUNDLE.external, ...(props.nativeModules ?? [])],
-              ...(props.nativeModules?.length
-                ? { commandHooks: nativeModuleHooks(props.nativeModules, PROJECT_ROOT) }
-                : {}),
+              ...(hooks.length ? { commandHooks: chainHooks(hooks) } : {}),
             },
           });
 

@@ -31,6 +31,7 @@ export function catalogueFunction(
     logRetention: config.logRetention,
     bundle: context.bundle,
     nativeModules: spec.nativeModules ?? [],
+    bundleFiles: spec.bundleFiles,
     environment: {
       STAGE: config.stage,
       // Required by the env schema, so every function knows the table; only `grants.table` gives it access.

@@ -33,7 +33,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...MIGRATION_ROUTES,
 ];
 
-export { FALLBACK_ROUTE } from './routes/platform.ts';
+export { FALLBACK_ROUTE, REFERENCE_SCRIPT_FILE } from './routes/platform.ts';
 export type { CatalogueRoute, Grants, QueueEntry, RouteEntry } from './routes/route.ts';
 export {
   QUEUE_NAMES,

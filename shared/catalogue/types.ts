@@ -54,6 +54,11 @@ export interface RouteEntryOf<Q extends string, S extends string> {
    * the function's asset for linux-arm64 (infra/constructs/native-modules.ts), so no other function carries them.
    */
   readonly nativeModules?: readonly NativeModule[];
+  /**
+   * Files (paths from the repository root) the function reads at run time, copied beside its bundled code by
+   * the CDK bundling (by base name); locally the function reads them where they are.
+   */
+  readonly bundleFiles?: readonly string[];
 }
 
 /** Native packages a function may ship (each prebuilt for linux-arm64 by its publisher). */

@@ -18,6 +18,16 @@ export interface ErrorOutcome {
 export type ErrorEnvelope = 'standard' | 'bare';
 
 /**
+ * A success body that is not JSON (the API reference page and its script): the use case returns the text, which
+ * is sent as is with this media type and these headers (errors stay JSON envelopes).
+ */
+export interface TextResponse {
+  /** The `Content-Type` sent, e.g. `text/html; charset=utf-8`; its type/subtype names the OpenAPI media type. */
+  readonly contentType: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
  * An operation's contract: everything the handler factory validates and the OpenAPI document describes.
  * Method and path live in the catalogue (shared/catalogue); the two meet by `operationId`.
  */
@@ -38,6 +48,8 @@ export interface Operation<
   /** `json` (default) or `multipart` (the handler receives the raw form; see shared/http/multipart.ts). */
   readonly bodyKind?: 'json' | 'multipart';
   readonly response: R;
+  /** Set when the success body is text in another media type than JSON (the response schema is then a string). */
+  readonly textResponse?: TextResponse;
   /** 201 for operations that create a resource, else 200 (decisions.md, cross-cutting). */
   readonly successStatus?: 200 | 201;
   readonly errors: readonly ErrorOutcome[];

@@ -14,7 +14,7 @@ import type { Authentication, Caller } from '../domain/auth/index.ts';
 import { beginInvocation, endInvocation } from '../observability/invocation.ts';
 import { logger } from '../observability/logger.ts';
 import { authenticationFromContext } from './auth-context.ts';
-import { errorBody, jsonResponse } from './responses.ts';
+import { errorBody, jsonResponse, textResponse } from './responses.ts';
 import { validatePart } from './validation.ts';
 
 export type HttpEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<Record<string, unknown>>;
@@ -201,6 +201,9 @@ function build<O extends Operation>(
       };
       const body = await run(event.internal.input as OperationInput<O>, event.internal, base);
       if (env().VALIDATE_RESPONSES === 'true') assertResponse(operation, body);
+      if (operation.textResponse && typeof body === 'string') {
+        return textResponse(operation.successStatus ?? 200, body, base.requestId, operation.textResponse);
+      }
       return jsonResponse(
         operation.successStatus ?? 200,
         body,

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { ErrorEnvelope } from '../contracts/operation.ts';
+import type { ErrorEnvelope, TextResponse } from '../contracts/operation.ts';
 import type { AppError } from '../errors/app-error.ts';
 import { clip, MAX_ERROR_BODY_BYTES } from './echo-limits.ts';
 
@@ -24,6 +24,28 @@ export function jsonResponse(
       ...extraHeaders,
     },
     body: JSON.stringify(body),
+  };
+}
+
+/**
+ * A success body that is not JSON (an operation's `textResponse`): its own media type and headers, nosniff and
+ * the request id like every response. Public only (the reference page): nothing here depends on a caller.
+ */
+export function textResponse(
+  statusCode: number,
+  body: string,
+  requestId: string,
+  format: TextResponse,
+): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode,
+    headers: {
+      ...format.headers,
+      'content-type': format.contentType,
+      'x-content-type-options': 'nosniff',
+      'x-request-id': requestId,
+    },
+    body,
   };
 }
 

@@ -7,6 +7,7 @@ import { CONTRACTS } from '../../shared/contracts/index.ts';
 import { emitNotification } from '../../shared/domain/notifications/index.ts';
 import { objectEntries } from '../../shared/http/openapi/schema.ts';
 import { type ApiResponse, api, createTestUser, type TestUser } from '../support/api.ts';
+import { notAnInteger } from '../support/fuzz/values.ts';
 
 /**
  * Property-based fuzzing of `page`, `per_page` and `cursor` on every catalogued route whose contract takes any of
@@ -29,57 +30,6 @@ const pagedRoutes: readonly RouteEntry[] = ROUTES.filter((route) => {
 });
 
 // ---- Generated values --------------------------------------------------------------------------------------
-
-const NOTABLE_INTEGERS = [
-  '0',
-  '-0',
-  '-1',
-  '1',
-  '00',
-  '01',
-  '+1',
-  '100',
-  '101',
-  '21474838',
-  '2147483647',
-  '2147483648',
-  '4294967296',
-  '9007199254740993',
-  '999999999999999',
-  '1000000000000000',
-  '99999999999999999999',
-  '-2147483648',
-  '1e9',
-  '1.5',
-  '0x10',
-  'NaN',
-  'Infinity',
-  '-Infinity',
-  'true',
-  'null',
-  '[]',
-  '{}',
-  '',
-  ' ',
-  '1 ',
-  ' 1',
-  '١٢',
-  '𝟙',
-  '1,2',
-  '%00',
-  '\u0000',
-];
-
-/** Mostly garbage: every kind of value a client could put where an integer belongs. */
-const notAnInteger = fc.oneof(
-  fc.constantFrom(...NOTABLE_INTEGERS),
-  fc.integer({ min: -1_000_000, max: 0 }).map(String),
-  fc.bigInt({ min: 0n, max: 10n ** 30n }).map(String),
-  fc.integer({ min: 16, max: 4000 }).map((length) => '9'.repeat(length)),
-  fc.string({ maxLength: 12 }),
-  fc.string({ unit: 'grapheme', maxLength: 8 }),
-  fc.string({ unit: 'binary', maxLength: 8 }),
-);
 
 /** Valid page numbers, small and far past the end, or anything else (so each run reaches some layer). */
 const pageLike = fc.oneof(

@@ -108,11 +108,13 @@ const cases = (routes: readonly RouteEntry[]) =>
 
 describe('every catalogued route has a known access level', () => {
   it('public routes are only the documented ones', () => {
-    // The OpenAPI document, and the digest e-mail's unsubscribe link (its signed token is the proof).
-    expect(ROUTES.filter((route) => route.access === 'public').map((route) => route.operationId)).toEqual([
-      'getOpenApiDocument',
-      'unsubscribeFromDigest',
-    ]);
+    // The OpenAPI document and its reference page (with the page's script), and the digest e-mail's unsubscribe
+    // link (its signed token is the proof).
+    expect(
+      ROUTES.filter((route) => route.access === 'public')
+        .map((route) => route.operationId)
+        .sort(),
+    ).toEqual(['getApiReference', 'getApiReferenceScript', 'getOpenApiDocument', 'unsubscribeFromDigest']);
   });
 });
 

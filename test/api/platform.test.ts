@@ -102,7 +102,8 @@ describe('GET /v2/openapi.json', () => {
 
       // Success response and its schema.
       const success = operation.responses[String(contract.successStatus ?? 200)];
-      expect(success?.content?.['application/json']?.schema).toBeTypeOf('object');
+      const mediaType = contract.textResponse?.contentType.split(';')[0] ?? 'application/json';
+      expect(success?.content?.[mediaType]?.schema).toBeTypeOf('object');
 
       // Every error of the contract, under its status, with its code listed.
       for (const error of contract.errors) {

@@ -282,11 +282,19 @@ describe('OpenAPI generator', () => {
       const described = real.paths[entry.path]?.[entry.method.toLowerCase()];
       expect(described?.operationId, `${entry.method} ${entry.path}`).toBe(entry.operationId);
       const contract = CONTRACTS[entry.operationId];
+      const mediaType = contract?.textResponse?.contentType.split(';')[0] ?? 'application/json';
       expect(
-        described.responses[String(contract?.successStatus ?? 200)].content['application/json'].schema,
+        described.responses[String(contract?.successStatus ?? 200)].content[mediaType].schema,
       ).toBeTypeOf('object');
     }
     JSON.parse(JSON.stringify(real));
+  });
+
+  it('documents a text success body under its own media type, as a string', () => {
+    const real = openApiDocument() as unknown as Json;
+    expect(real.paths['/docs'].get.responses['200'].content).toEqual({
+      'text/html': { schema: { type: 'string' } },
+    });
   });
 });
 

@@ -1,5 +1,11 @@
 import type { CatalogueRoute, RouteEntry } from './route.ts';
 
+/**
+ * The renderer of the API reference page: Redoc's standalone bundle from the pinned `redoc` package. The CDK
+ * bundling copies it beside the function's code (`bundleFiles`); the local stack reads it from node_modules.
+ */
+export const REFERENCE_SCRIPT_FILE = 'node_modules/redoc/bundles/redoc.standalone.js';
+
 export const PLATFORM_ROUTES = [
   {
     operationId: 'getOpenApiDocument',
@@ -8,6 +14,23 @@ export const PLATFORM_ROUTES = [
     access: 'public',
     entry: 'functions/http/platform/get-openapi-document.ts',
     grants: {},
+  },
+  {
+    operationId: 'getApiReference',
+    method: 'GET',
+    path: '/docs',
+    access: 'public',
+    entry: 'functions/http/platform/get-api-reference.ts',
+    grants: {},
+  },
+  {
+    operationId: 'getApiReferenceScript',
+    method: 'GET',
+    path: '/docs/redoc.standalone.js',
+    access: 'public',
+    entry: 'functions/http/platform/get-api-reference-script.ts',
+    grants: {},
+    bundleFiles: [REFERENCE_SCRIPT_FILE],
   },
 ] as const satisfies readonly CatalogueRoute[];
 

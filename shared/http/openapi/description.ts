@@ -67,7 +67,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Members: 'Member search and member summaries.',
   Migrations: 'Migration from BuddyPress: start and status.',
   Notifications: "The caller's notifications and notification preferences.",
-  Platform: 'The API itself: its OpenAPI document.',
+  Platform: 'The API itself: its OpenAPI document and the reference page that renders it.',
   Profiles: 'Member profiles and what they list.',
   Quizzes: 'Course quizzes: questions, submissions and results.',
   Settings: 'Site settings.',

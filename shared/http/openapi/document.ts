@@ -198,7 +198,9 @@ function describeOperation(
       description: operation.summary,
       headers: successHeaders(authenticated),
       content: {
-        'application/json': { schema: toSchema(operation.response, schemas, `${prefix}_response`) },
+        [successMediaType(operation)]: {
+          schema: toSchema(operation.response, schemas, `${prefix}_response`),
+        },
       },
     },
   };
@@ -215,6 +217,11 @@ function describeOperation(
   }
   described.responses = responses;
   return described;
+}
+
+/** `application/json`, or the type/subtype of an operation's text response (`text/html`). */
+function successMediaType(operation: Operation): string {
+  return operation.textResponse?.contentType.split(';')[0]?.trim() ?? 'application/json';
 }
 
 function successHeaders(authenticated: boolean): JsonObject {
