@@ -4,6 +4,7 @@ import { NOTIFICATION_ROUTES } from './routes/notifications.ts';
 import { PLATFORM_ROUTES } from './routes/platform.ts';
 import { TOPIC_ROUTES } from './routes/topics.ts';
 import { QUIZ_ROUTES } from './routes/quizzes.ts';
+import { PROFILE_ROUTES } from './routes/profiles.ts';
 
 /**
  * The route and queue catalogue: the single list of every HTTP route and every queue. CDK (functions, routes,
@@ -19,6 +20,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...TOPIC_ROUTES,
   ...FEED_ROUTES,
   ...QUIZ_ROUTES,
+  ...PROFILE_ROUTES,
 ];
 
 export { FALLBACK_ROUTE } from './routes/platform.ts';

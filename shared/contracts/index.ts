@@ -5,6 +5,8 @@ import * as notifications from './notifications.ts';
 import * as platform from './platform.ts';
 import * as topics from './topics.ts';
 import * as quizzes from './quizzes.ts';
+import * as profiles from './profiles.ts';
+import * as profileLists from './profile-lists.ts';
 
 /**
  * The contract registry: every operation of every contract module, by `operationId`. The OpenAPI generator and
@@ -20,6 +22,8 @@ const MODULES: readonly Readonly<Record<string, unknown>>[] = [
   feeds,
   feedComments,
   quizzes,
+  profiles,
+  profileLists,
 ];
 
 export function isOperation(value: unknown): value is Operation {

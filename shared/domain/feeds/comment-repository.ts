@@ -27,11 +27,35 @@ export function findCommentById(commentId: number): Promise<CommentItem | undefi
   return getItem(commentKey(commentId), CommentItemSchema);
 }
 
-/** The author's counters one comment contributes to (only published comments are counted). */
-const commentCounts = (comment: Pick<CommentItem, 'status' | 'space_id'>): Record<string, number> =>
-  comment.status === 'published'
-    ? { comments_published: 1, [`comments_published_space:${comment.space_id ?? 0}`]: 1 }
-    : {};
+/** Many comments by id (BatchGetItem); unknown ids are absent. */
+export async function findCommentsByIds(commentIds: readonly number[]): Promise<Map<number, CommentItem>> {
+  if (commentIds.length === 0) return new Map();
+  const comments = await batchGetItems([...new Set(commentIds)].map(commentKey), CommentItemSchema);
+  return new Map(comments.map((comment) => [comment.id, comment]));
+}
+
+/**
+ * The author's counters one comment contributes to (only published comments are counted). Comments on feeds (not
+ * lessons) also count by who may see them, `comments_published_public` or `comments_published_members:<sid>`:
+ * the totals of the member's comment list on the profile (list-author-comments.ts).
+ */
+export const commentCounts = (
+  comment: Pick<CommentItem, 'status' | 'space_id' | 'space_visibility' | 'course_id'>,
+): Record<string, number> => {
+  if (comment.status !== 'published') return {};
+  const counts: Record<string, number> = {
+    comments_published: 1,
+    [`comments_published_space:${comment.space_id ?? 0}`]: 1,
+  };
+  if (comment.course_id === null) {
+    const scope =
+      comment.space_visibility === 'public'
+        ? 'comments_published_public'
+        : `comments_published_members:${comment.space_id ?? 0}`;
+    counts[scope] = 1;
+  }
+  return counts;
+};
 
 /**
  * Creating a published comment: the comment (G1 author, G2 feed), the feed's `comments_count` (published comments)

@@ -2,6 +2,7 @@
 export * from './space-item.ts';
 export {
   findActiveMembershipSpaceIds,
+  findActiveMemberships,
   findMembership,
   findMembershipsOfUsers,
   findMemberships,

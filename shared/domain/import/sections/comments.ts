@@ -1,7 +1,7 @@
 import { postKey } from '../../../db/keys/feeds.ts';
 import { spaceStatsKey } from '../../../db/keys/spaces.ts';
 import { userStatsKey } from '../../../db/keys/users.ts';
-import { type CommentItem, storedComment } from '../../feeds/index.ts';
+import { type CommentItem, commentCounts, storedComment } from '../../feeds/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
 import { ImportError, itemName } from '../import-error.ts';
 import type { PlannedCount } from '../import-plan.ts';
@@ -80,10 +80,8 @@ export const commentsSection = defineSection({
       if (comment.status === 'published') {
         counts.push(
           { key: postKey(postId), deltas: { comments_count: 1 } },
-          {
-            key: userStatsKey(userId),
-            deltas: { comments_published: 1, [`comments_published_space:${post.space_id ?? 0}`]: 1 },
-          },
+          // The author's counters exactly as the comment write path moves them (commentCounts).
+          { key: userStatsKey(userId), deltas: commentCounts(item) },
         );
       }
       if (courseId !== null)
