@@ -33,7 +33,7 @@ export const mediaSection = defineSection({
     });
   },
 
-  ids: (media) => ({ media: media.length }),
+  ids: (media) => (media.length > 0 ? { media: media.length } : {}),
 
   build(media, context) {
     const output: Record<string, number> = {};
