@@ -39,8 +39,8 @@ export const NOT_ACTIVE = {
 
 /** The scores' rules, stated once for every operation that shows them (README "Profile scores"). */
 export const SCORES_DESCRIPTION =
-  '`total_points` is maintained on write: 5 points per published feed and 2 per published comment the member ' +
-  'authored (deleting the content takes them back); a read adds counters, it never counts items. ' +
+  '`total_points` is maintained on write: 5 points per published feed and 2 per published comment on a feed the ' +
+  'member authored, moved in the same transaction as the content (deleting it takes them back); no read counts. ' +
   '`compilation_score` is how complete the profile is, 0..100 in steps of 10, one step each for a display name ' +
   'other than the username, first name, last name, bio, avatar, cover photo, website, location, a social link ' +
   'and a verified profile.';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setUserStatus } from '../../shared/domain/users/index.ts';
-import { createTestUser, type TestUser } from '../support/api.ts';
-import { expectError, ISO } from '../support/feeds.ts';
+import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { expectError, ISO, postFeed } from '../support/feeds.ts';
 import { getMyProfile, getProfile, type Json, updateMyProfile } from '../support/profiles.ts';
 
 /**
@@ -195,5 +195,24 @@ describe('PUT /profile/me', () => {
     expectError(await updateMyProfile(user, { bio: 'x', username: 'taken' }), 400, 'rest_invalid_param');
     expectError(await updateMyProfile(user, { bio: 'é'.repeat(2501) }), 400, 'rest_invalid_param');
     expect((await getMyProfile(user)).body.profile).toEqual(before);
+  });
+});
+
+describe('total_points', () => {
+  it('is maintained on write: 5 per published feed, 2 per published comment, taken back on delete', async () => {
+    const [author, reader] = await Promise.all([createTestUser(), createTestUser()]);
+    const pointsOf = async (user: TestUser) =>
+      (await getProfile(reader, user.username)).body.profile.total_points;
+    const feed = await postFeed(author, { title: 'points' });
+    await postFeed(author, { status: 'draft' });
+    const comment = await api('POST', `/feeds/${feed.id}/comments`, {
+      as: author,
+      body: { message: 'mine' },
+    });
+    expect(comment.status, comment.text).toBe(201);
+    expect(await pointsOf(author)).toBe(7);
+    const removed = await api('DELETE', `/feeds/${feed.id}`, { as: author });
+    expect(removed.status, removed.text).toBe(200);
+    expect(await pointsOf(author)).toBe(0);
   });
 });

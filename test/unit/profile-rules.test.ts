@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../shared/config/env.ts';
-import { commentCounts } from '../../shared/domain/feeds/index.ts';
+import { commentCounts, commentPoints, type PostItem } from '../../shared/domain/feeds/index.ts';
 import { buildImportPlan } from '../../shared/domain/import/build-import-plan.ts';
 import { planBatches } from '../../shared/domain/import/plan-batches.ts';
 import { resolveReferences } from '../../shared/domain/import/resolve-references.ts';
 import { parseImportFile } from '../../shared/domain/import/run-import.ts';
-import { compilationScore, totalPoints } from '../../shared/domain/profiles/index.ts';
+import { feedAggregates } from '../../shared/domain/feeds/feed-aggregates.ts';
+import { compilationScore } from '../../shared/domain/profiles/index.ts';
 import { isProfileUrl } from '../../shared/domain/profiles/update-profile.ts';
 import { buildUserItem } from '../../shared/domain/users/index.ts';
 import { MemoryTable } from '../support/import-batches.ts';
@@ -13,9 +14,22 @@ import { MemoryTable } from '../support/import-batches.ts';
 /** Profile rules without I/O: the scores, profile URLs, comment counters by visibility, the `media` import section. */
 
 describe('profile scores', () => {
-  it('total_points: 5 per published feed, 2 per published comment, from the stats counters', () => {
-    expect(totalPoints({})).toBe(0);
-    expect(totalPoints({ feeds_published: 3, comments_published: 4, media_total: 9 })).toBe(23);
+  it('total_points: 5 per published feed and 2 per published comment on a feed, on the user item', () => {
+    const post = {
+      id: 1,
+      user_id: 9,
+      space_id: null,
+      space_visibility: 'public',
+      type: 'text',
+      status: 'published',
+      topic_ids: [],
+    } as unknown as PostItem;
+    const points = feedAggregates(post).find((aggregate) => aggregate.kind === 'points');
+    expect(points).toMatchObject({ key: { pk: 'USER#9', sk: 'USER' }, deltas: { total_points: 5 } });
+    expect(feedAggregates({ ...post, status: 'draft' }).some((a) => a.kind === 'points')).toBe(false);
+    expect(commentPoints({ status: 'published', course_id: null })).toBe(2);
+    expect(commentPoints({ status: 'published', course_id: 4 })).toBe(0);
+    expect(commentPoints({ status: 'pending', course_id: null })).toBe(0);
   });
 
   it('compilation_score: 10 per completed part of the profile', () => {

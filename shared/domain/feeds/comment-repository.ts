@@ -6,7 +6,7 @@ import {
   postComments,
   postKey,
 } from '../../db/keys/feeds.ts';
-import { userStatsKey } from '../../db/keys/users.ts';
+import { userKey, userStatsKey } from '../../db/keys/users.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
 import { batchGetItems, getItem, queryItems } from '../../db/reads.ts';
 import {
@@ -57,6 +57,11 @@ export const commentCounts = (
   return counts;
 };
 
+/** Points a published comment on a feed earns its author, on the user item (README "Profile scores"). */
+export const COMMENT_POINTS = 2;
+export const commentPoints = (comment: Pick<CommentItem, 'status' | 'course_id'>): number =>
+  comment.status === 'published' && comment.course_id === null ? COMMENT_POINTS : 0;
+
 /**
  * Creating a published comment: the comment (G1 author, G2 feed), the feed's `comments_count` (published comments)
  * on the condition that the feed still exists, the author's counters, and for a reply the condition that the parent
@@ -78,6 +83,9 @@ export function commentCreationActions(comment: CommentItem): TransactAction[] {
       conditionCheckAction(commentKey(comment.parent_id), { ConditionExpression: 'attribute_exists(pk)' }),
     );
   }
+  // After the parent check, whose index (3) the caller reads.
+  const points = commentPoints(comment);
+  if (points > 0) actions.push(counterUpdate(userKey(comment.user_id), { total_points: points }));
   return actions;
 }
 
@@ -147,6 +155,10 @@ export async function deleteOrphanComments(comments: readonly CommentItem[]): Pr
       byAuthor.set(comment.user_id, deltas);
       for (const [name, amount] of Object.entries(commentCounts(comment))) deltas.add(name, -amount);
     }
+    const points = new Map<number, number>();
+    for (const comment of pending) {
+      points.set(comment.user_id, (points.get(comment.user_id) ?? 0) + commentPoints(comment));
+    }
     const actions: TransactAction[] = [
       ...pending.map((comment) =>
         deleteAction(commentKey(comment.id), { ConditionExpression: 'attribute_exists(pk)' }),
@@ -154,6 +166,9 @@ export async function deleteOrphanComments(comments: readonly CommentItem[]): Pr
       ...[...byAuthor]
         .filter(([, deltas]) => !deltas.isEmpty)
         .map(([userId, deltas]) => counterUpdate(userStatsKey(userId), deltas)),
+      ...[...points]
+        .filter(([, amount]) => amount > 0)
+        .map(([userId, amount]) => counterUpdate(userKey(userId), { total_points: -amount })),
     ];
     const outcome = await transactWriteIfConditionsHold(actions);
     if (outcome.written) return gone;

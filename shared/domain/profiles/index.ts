@@ -1,3 +1,3 @@
 /** The profiles domain's public surface: what other domains may use (README, import rules). */
 export { type ProfileResponse, toProfile } from './profile-mapper.ts';
-export { compilationScore, POINTS_PER_COMMENT, POINTS_PER_FEED, totalPoints } from './profile-points.ts';
+export { compilationScore } from './profile-points.ts';

@@ -1,7 +1,7 @@
 import { type Caller, isOwnerOrModerator, type ProfileStatus } from '../auth/index.ts';
 import { toIsoDateTime } from '../dates.ts';
 import { renderMarkdown } from '../text/index.ts';
-import { compilationScore, totalPoints } from './profile-points.ts';
+import { compilationScore } from './profile-points.ts';
 import type { ProfileRecord } from './profile-repository.ts';
 
 export interface ProfileNav {
@@ -57,7 +57,7 @@ export function toProfile(
   caller: Caller,
   canViewUserSpaces: boolean,
 ): ProfileResponse {
-  const { user, stats } = record;
+  const { user } = record;
   const privileged = isOwnerOrModerator(caller, user.id);
   // Users created before a bio was rendered on write (operator CLI, import) carry an empty rendering.
   const rendered =
@@ -81,7 +81,7 @@ export function toProfile(
     status: user.status,
     is_verified: user.is_verified,
     badge_slugs: user.badge_slugs,
-    total_points: totalPoints(stats),
+    total_points: user.total_points,
     compilation_score: compilationScore(user),
     followers_count: user.followers_count,
     followings_count: user.followings_count,

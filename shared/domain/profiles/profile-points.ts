@@ -1,18 +1,10 @@
 import type { UserItem } from '../users/index.ts';
 
 /**
- * The two scores of a profile, both documented in the profile contract and the README ("Profile scores"). Neither
- * counts anything at read time: they are arithmetic on counters and fields that writes maintain.
- *
- * `total_points`: 5 per published feed and 2 per published comment the member authored, read from the counters
- * every feed and comment write (and the import) moves in the same transaction on the member's stats item
- * (`feeds_published`, `comments_published`). Deleting the content takes its points back.
+ * The profile's scores (README "Profile scores"). `total_points` is a counter on the user item that the feed and
+ * comment writes move in their own transactions (FEED_POINTS per published feed, COMMENT_POINTS per published
+ * comment on a feed; see shared/domain/feeds). `compilation_score` is computed here from the user item's fields.
  */
-export const POINTS_PER_FEED = 5;
-export const POINTS_PER_COMMENT = 2;
-
-export const totalPoints = (stats: Readonly<Record<string, number>>): number =>
-  POINTS_PER_FEED * (stats.feeds_published ?? 0) + POINTS_PER_COMMENT * (stats.comments_published ?? 0);
 
 /**
  * `compilation_score`: how complete the profile is, 0..100 in steps of 10: one step for each of display name

@@ -1,39 +1,20 @@
-import * as v from 'valibot';
-import { userKey, userStatsKey } from '../../db/keys/users.ts';
-import { getItems } from '../../db/reads.ts';
+import { userKey } from '../../db/keys/users.ts';
 import { transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
-import { type UserItem, UserItemSchema } from '../users/index.ts';
+import { findUserById, type UserItem } from '../users/index.ts';
 
 /**
- * Profiles, one function per access pattern (ACCESS_PATTERNS.md, "Profiles and follows"): a member's user item
- * and stats item in one BatchGetItem, and the update of the profile fields.
+ * Profiles, one function per access pattern (ACCESS_PATTERNS.md, "Profiles"): a member's user item (profile
+ * fields, follow counters and `total_points` are all on it), and the update of the profile fields.
  */
-
-export type Counters = Readonly<Record<string, number>>;
-
-/** The numeric counters of a stats item (other attributes dropped). */
-const CountersSchema = v.pipe(
-  v.record(v.string(), v.unknown()),
-  v.transform(
-    (raw): Counters =>
-      Object.fromEntries(
-        Object.entries(raw).flatMap(([name, value]) => (typeof value === 'number' ? [[name, value]] : [])),
-      ),
-  ),
-);
 
 export interface ProfileRecord {
   readonly user: UserItem;
-  readonly stats: Counters;
 }
 
-/** The user item and its stats item (one BatchGetItem); undefined when there is no such user. */
+/** The user item (one GetItem); undefined when there is no such user. */
 export async function findProfileRecord(userId: number): Promise<ProfileRecord | undefined> {
-  const [user, stats] = await getItems<[UserItem, Counters]>([
-    { key: userKey(userId), schema: UserItemSchema },
-    { key: userStatsKey(userId), schema: CountersSchema },
-  ]);
-  return user === undefined ? undefined : { user, stats: stats ?? {} };
+  const user = await findUserById(userId);
+  return user === undefined ? undefined : { user };
 }
 
 /** The profile fields `PUT /profile/me` may change. */

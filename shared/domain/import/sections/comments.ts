@@ -1,7 +1,7 @@
 import { postKey } from '../../../db/keys/feeds.ts';
 import { spaceStatsKey } from '../../../db/keys/spaces.ts';
-import { userStatsKey } from '../../../db/keys/users.ts';
-import { type CommentItem, commentCounts, storedComment } from '../../feeds/index.ts';
+import { userKey, userStatsKey } from '../../../db/keys/users.ts';
+import { type CommentItem, commentCounts, commentPoints, storedComment } from '../../feeds/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
 import { ImportError, itemName } from '../import-error.ts';
 import type { PlannedCount } from '../import-plan.ts';
@@ -82,6 +82,9 @@ export const commentsSection = defineSection({
           { key: postKey(postId), deltas: { comments_count: 1 } },
           // The author's counters exactly as the comment write path moves them (commentCounts).
           { key: userStatsKey(userId), deltas: commentCounts(item) },
+          ...(commentPoints(item) > 0
+            ? [{ key: userKey(userId), deltas: { total_points: commentPoints(item) } }]
+            : []),
         );
       }
       if (courseId !== null)
