@@ -1,6 +1,6 @@
-import { userKey } from '../../db/keys/users.ts';
-import { transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
-import { findUserById, type UserItem } from '../users/index.ts';
+import { userKey, userSearchKey } from '../../db/keys/users.ts';
+import { putAction, transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
+import { findUserById, storedSearchEntries, type UserItem } from '../users/index.ts';
 
 /**
  * Profiles, one function per access pattern (ACCESS_PATTERNS.md, "Profiles"): a member's user item (profile
@@ -39,10 +39,11 @@ export type ProfileFields = Partial<
  * refused request changes nothing. Answers false when the user is gone.
  */
 export async function updateProfileFields(
-  userId: number,
+  user: UserItem,
   fields: ProfileFields,
   updatedAt: string,
 ): Promise<boolean> {
+  const userId = user.id;
   const entries = Object.entries({ ...fields, updated_at: updatedAt });
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -51,6 +52,13 @@ export async function updateProfileFields(
     values[`:f${index}`] = value;
     return `#f${index} = :f${index}`;
   });
+  // A new display name re-lists the user under it in the space user search (its `name` entry), in the same TWI.
+  const renamed = fields.display_name !== undefined && fields.display_name !== user.display_name;
+  const nameEntry = renamed
+    ? storedSearchEntries({ ...user, display_name: fields.display_name ?? user.display_name }).find(
+        (entry) => entry.sk === userSearchKey(userId, 'name').sk,
+      )
+    : undefined;
   const outcome = await transactWriteIfConditionsHold([
     updateAction(userKey(userId), {
       UpdateExpression: `SET ${sets.join(', ')}`,
@@ -58,6 +66,7 @@ export async function updateProfileFields(
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     }),
+    ...(nameEntry === undefined ? [] : [putAction(nameEntry)]),
   ]);
   return outcome.written;
 }

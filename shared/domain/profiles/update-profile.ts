@@ -73,7 +73,7 @@ export async function updateProfile(caller: Caller, input: UpdateProfileInput): 
   if (input.social_links !== undefined) fields.social_links = mergedLinks(user, input.social_links);
 
   const updatedAt = nowIso();
-  if (!(await updateProfileFields(caller.id, fields, updatedAt))) throw userNotFound();
+  if (!(await updateProfileFields(user, fields, updatedAt))) throw userNotFound();
   return {
     message: 'Profile has been updated.',
     data: {

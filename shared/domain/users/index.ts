@@ -1,7 +1,7 @@
 /** The users domain's public surface: what other domains may use (README, import rules). */
 export { buildUserItem, type CreatedUser, createUser, type NewUser, validateNewUser } from './create-user.ts';
 export { type MemberSummary, toMemberSummary } from './member-summary.ts';
-export { type UserItem, UserItemSchema } from './user-item.ts';
+export { storedSearchEntries, type UserItem, UserItemSchema } from './user-item.ts';
 export {
   type CredentialRef,
   deleteAppPasswords,
