@@ -2,9 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { putAction, transactWrite } from '../../shared/db/transact.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { storedMembership } from '../../shared/domain/spaces/index.ts';
+import { setUserStatus } from '../../shared/domain/users/index.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import { createSpace, expectError, type Feed, ISO, listFeeds, postFeed } from '../support/feeds.ts';
-import { getProfile, type Json, profileList } from '../support/profiles.ts';
+import { follow, getProfile, type Json, profileList } from '../support/profiles.ts';
 
 /**
  * The member lists of a profile: spaces (active memberships, secret spaces, hidden member counts), comments
@@ -278,5 +279,52 @@ describe('GET /profile/{username}/media', () => {
 
   it('lists imported media with the profile still readable', async () => {
     expect((await getProfile(outsider, uploader.username)).status).toBe(200);
+  });
+});
+
+describe('a profile that is not active', () => {
+  it('refuses its lists and follows to members (403), not to community moderators', async () => {
+    const suspended = await createTestUser();
+    await setUserStatus(suspended.id, 'suspended');
+    for (const list of ['comments', 'spaces', 'media', 'followers', 'followings'] as const) {
+      expectError(await profileList(outsider, suspended.username, list), 403, 'rest_forbidden');
+      const seen = await profileList(moderator, suspended.username, list);
+      expect(seen.status, `${list}: ${seen.text}`).toBe(200);
+    }
+    expectError(await follow(outsider, suspended.username), 403, 'rest_forbidden');
+  });
+});
+
+describe('media attached to a secret space or a comment', () => {
+  it('follows the visibility of what it is attached to', async () => {
+    const uploader = await createTestUser();
+    const onComment = await comment(member, privateFeed.id, 'with a picture');
+    const item = (ref: string, extra: Json) => ({
+      ref,
+      user: uploader.username,
+      file_name: `${ref}.png`,
+      file_type: 'image/png',
+      file_size: 1,
+      ...extra,
+    });
+    const result = await runImport({
+      media: [
+        item('secret', {
+          object_source: 'space',
+          object_id: secretSpace,
+          created_at: '2026-02-01T00:00:01Z',
+        }),
+        item('comment', {
+          object_source: 'comment',
+          object_id: onComment.id,
+          created_at: '2026-02-01T00:00:02Z',
+        }),
+      ],
+    });
+    const ids = result.media as Record<string, number>;
+    const listed = async (caller: TestUser) =>
+      (await profileList<{ data: Json[] }>(caller, uploader.username, 'media')).body.data.map((m) => m.id);
+    expect(await listed(outsider)).toEqual([]);
+    expect(await listed(insider)).toEqual([ids.comment, ids.secret]);
   });
 });
