@@ -4,6 +4,10 @@ import { NOTIFICATION_ROUTES } from './routes/notifications.ts';
 import { PLATFORM_ROUTES } from './routes/platform.ts';
 import { TOPIC_ROUTES } from './routes/topics.ts';
 import { QUIZ_ROUTES } from './routes/quizzes.ts';
+import { SETTINGS_ROUTES } from './routes/settings.ts';
+import { SPACE_ROUTES } from './routes/spaces.ts';
+import { INVITATION_ROUTES } from './routes/invitations.ts';
+import { COURSE_ROUTES } from './routes/courses.ts';
 import { PROFILE_ROUTES } from './routes/profiles.ts';
 
 /**
@@ -20,6 +24,10 @@ export const ROUTES: readonly RouteEntry[] = [
   ...TOPIC_ROUTES,
   ...FEED_ROUTES,
   ...QUIZ_ROUTES,
+  ...SETTINGS_ROUTES,
+  ...SPACE_ROUTES,
+  ...INVITATION_ROUTES,
+  ...COURSE_ROUTES,
   ...PROFILE_ROUTES,
 ];
 

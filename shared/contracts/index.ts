@@ -5,6 +5,10 @@ import * as notifications from './notifications.ts';
 import * as platform from './platform.ts';
 import * as topics from './topics.ts';
 import * as quizzes from './quizzes.ts';
+import * as settings from './settings.ts';
+import * as spaces from './spaces.ts';
+import * as invitations from './invitations.ts';
+import * as courses from './courses.ts';
 import * as profiles from './profiles.ts';
 import * as profileLists from './profile-lists.ts';
 
@@ -22,6 +26,10 @@ const MODULES: readonly Readonly<Record<string, unknown>>[] = [
   feeds,
   feedComments,
   quizzes,
+  settings,
+  spaces,
+  invitations,
+  courses,
   profiles,
   profileLists,
 ];

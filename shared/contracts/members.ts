@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { integer, isoDateTime } from './fields.ts';
+import { integer, isoDateTime, sqlDateTime } from './fields.ts';
 import { documentedAs, named } from './openapi-metadata.ts';
 
 /** The member summary (`xprofile`) used in notification lists and quiz results. */
@@ -38,4 +38,23 @@ export const memberSummarySchema = v.pipe(
     ),
   }),
   named('MemberSummary'),
+);
+
+/** The host user summary: a course's `owner`, an invitation's inviter (`user`). */
+export const hostUserSummarySchema = v.pipe(
+  v.object({
+    ID: integer(),
+    display_name: v.string(),
+    photo: v.string(),
+    user_email: v.pipe(
+      v.nullable(v.string()),
+      v.description('Only for callers holding the host `list_users` capability; null otherwise.'),
+    ),
+    user_login: v.string(),
+    user_nicename: v.string(),
+    user_registered: sqlDateTime(),
+    user_status: v.string(),
+    user_url: v.string(),
+  }),
+  named('HostUserSummary'),
 );

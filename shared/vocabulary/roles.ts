@@ -10,6 +10,11 @@ export type CommunityRole = (typeof COMMUNITY_ROLES)[number];
 /** Host platform role: `administrator` carries `manage_options`, `list_users` and super admin. */
 export const HOST_ROLES = ['administrator', 'member'] as const;
 export type HostRole = (typeof HOST_ROLES)[number];
+/** Display labels of the host roles (`user_roles` of GET /admin/general). */
+export const HOST_ROLE_LABELS: Readonly<Record<HostRole, string>> = {
+  administrator: 'Administrator',
+  member: 'Member',
+};
 
 /** Profile status; only `active` accounts may act. */
 export const PROFILE_STATUSES = ['active', 'suspended', 'banned'] as const;

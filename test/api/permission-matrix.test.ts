@@ -35,7 +35,13 @@ const RESTRICTED: ReadonlySet<AccessLevel> = new Set([
 const ADMIN_PASSES: ReadonlySet<AccessLevel> = RESTRICTED;
 
 /** Bodies the derivation below cannot produce (formats, cross-field rules), by operation id. */
-const SAMPLE_BODIES: Readonly<Record<string, unknown>> = {};
+const SAMPLE_BODIES: Readonly<Record<string, unknown>> = {
+  createInvitation: { space_id: '1', email: 'matrix@example.com' },
+};
+/** Required query parameters of role-restricted routes, so validation does not answer first. */
+const SAMPLE_QUERIES: Readonly<Record<string, Record<string, string>>> = {
+  searchSpaceUsers: { space_id: '1' },
+};
 
 const protectedRoutes = ROUTES.filter((route) => route.access !== 'public') as readonly RouteEntry[];
 const restrictedRoutes = protectedRoutes.filter((route) => RESTRICTED.has(route.access));
@@ -166,7 +172,11 @@ describe('role-restricted routes', () => {
   // no role-restricted route yet, and covers each new one without a change here.
   it('a plain member is refused on every role-restricted route', async () => {
     for (const route of restrictedRoutes) {
-      const response = await api(route.method, pathOf(route), { as: member, body: bodyFor(route) });
+      const response = await api(route.method, pathOf(route), {
+        as: member,
+        body: bodyFor(route),
+        query: SAMPLE_QUERIES[route.operationId] ?? {},
+      });
       const contract = contractOf(route);
       const notFoundCodes = contract.errors
         .filter((error) => error.status === 404)
@@ -192,7 +202,10 @@ describe('role-restricted routes', () => {
     );
     for (const route of adminReads) {
       for (const caller of [hostAdmin, communityAdmin]) {
-        const response = await api(route.method, pathOf(route), { as: caller });
+        const response = await api(route.method, pathOf(route), {
+          as: caller,
+          query: SAMPLE_QUERIES[route.operationId] ?? {},
+        });
         expect([401, 403], `${route.operationId}: ${response.text}`).not.toContain(response.status);
       }
     }

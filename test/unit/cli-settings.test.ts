@@ -24,6 +24,15 @@ describe('resolveOperatorSetting', () => {
     });
   });
 
+  it('sets one field of an object setting by its dotted name', () => {
+    expect(resolveOperatorSetting('access.acess_level', 'logged_in')).toEqual({
+      group: 'general',
+      name: 'access',
+      value: { acess_level: 'logged_in' },
+    });
+    expect(() => resolveOperatorSetting('access.nope', 'x')).toThrow(/has no field "nope"/);
+  });
+
   it('refuses unknown keys and invalid values', () => {
     expect(() => resolveOperatorSetting('nope', 'x')).toThrow(/Unknown setting "nope"/);
     expect(() => resolveOperatorSetting('constructor', 'x')).toThrow(/Unknown setting/);

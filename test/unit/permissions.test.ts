@@ -161,6 +161,13 @@ const SPACE_DECISIONS: Record<string, (who: CallerKind, member: MembershipKind) 
   isCourseAdmin: (who, member) => isGlobalAdmin(who) || who === 'course_admin' || member === 'admin',
   // Quiz submission (decisions.md): enrolled, or a course admin, who is never refused as "not enrolled".
   isEnrolled: (who, member) => isActiveRole(member) || isGlobalAdmin(who) || who === 'course_admin',
+  // Pending lesson comments under content moderation: course admins and the course's moderators.
+  canModerateCourseComments: (who, member) =>
+    isGlobalAdmin(who) ||
+    who === 'course_admin' ||
+    who === 'moderator' ||
+    member === 'admin' ||
+    member === 'moderator',
 };
 
 // ---- Ownership decisions: (caller, whose resource) --------------------------------------------------------------

@@ -12,3 +12,11 @@ export const invitationGuardKey = (spaceId: number, inviterId: number, email: st
 /** GSI1: invitations of a space, newest first. */
 export const spaceInvitations = (spaceId: number): Partition =>
   indexPartition('GSI1', `SPACE#${spaceId}#INVITATIONS`);
+/**
+ * The lookup of an invitation by its acceptance token: only the token's SHA-256 (hex) is in the key, never the
+ * token. Deleted when the invitation is accepted, so a token works once.
+ */
+export const invitationTokenKey = (tokenHash: string): ItemKey => ({
+  pk: `INVITETOKEN#${tokenHash}`,
+  sk: 'INVITETOKEN',
+});

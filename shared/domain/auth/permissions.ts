@@ -78,6 +78,15 @@ export const isCourseAdmin = (caller: Caller, courseMembership: Membership | und
 export const isEnrolled = (caller: Caller, courseMembership: Membership | undefined): boolean =>
   courseMembership?.status === 'active' || isCourseAdmin(caller, courseMembership);
 
+/**
+ * Moderating a course's lesson comments (their pending ones under content moderation): its admins and those who act
+ * as course admins everywhere, and the course's moderators (space moderators of the course, global moderators).
+ */
+export const canModerateCourseComments = (
+  caller: Caller,
+  courseMembership: Membership | undefined,
+): boolean => isCourseAdmin(caller, courseMembership) || isSpaceModerator(caller, courseMembership);
+
 /** Own-account rules: only the owner updates a profile and sees their notifications. */
 export const isOwner = (caller: Caller, userId: number): boolean => caller.id === userId;
 

@@ -161,3 +161,18 @@ export const QUIZ_DEFAULTS = {
 } as const;
 
 export const storedQuiz = (quiz: QuizItem) => ({ ...quizKey(quiz.lesson_id), entity: 'quiz', ...quiz });
+
+/** The course stats item as read: its numeric counters (absent ones are 0 to the readers). */
+export const CourseStatsItemSchema = v.pipe(
+  v.record(v.string(), v.unknown()),
+  v.transform(
+    (raw): CourseStats => ({
+      ...EMPTY_COURSE_STATS,
+      ...Object.fromEntries(
+        Object.entries(raw).filter(
+          ([name, value]) => name in EMPTY_COURSE_STATS && typeof value === 'number',
+        ),
+      ),
+    }),
+  ),
+);

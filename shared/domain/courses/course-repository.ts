@@ -1,8 +1,43 @@
-import { courseLessons, quizKey } from '../../db/keys/courses.ts';
-import { getItem, queryItems } from '../../db/reads.ts';
-import { type LessonOrderRow, LessonOrderRowSchema, type QuizItem, QuizItemSchema } from './course-item.ts';
+import { counterUpdate } from '../../db/counters.ts';
+import { courseLessons, courseStatsKey, quizKey } from '../../db/keys/courses.ts';
+import { commentKey, courseComments, postKey } from '../../db/keys/feeds.ts';
+import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
+import { type PageResult, queryPage } from '../../db/query-page.ts';
+import { batchGetItems, getItem, getItems, queryItems } from '../../db/reads.ts';
+import {
+  conditionCheckAction,
+  putAction,
+  type TransactAction,
+  type TransactOutcome,
+  transactWriteIfConditionsHold,
+} from '../../db/transact.ts';
+import {
+  type CommentItem,
+  CommentItemSchema,
+  commentCreationActions,
+  type PostItem,
+  PostItemSchema,
+  storedComment,
+  writeCommentActions,
+} from '../feeds/index.ts';
+import {
+  type MembershipItem,
+  MembershipItemSchema,
+  type SpaceItem,
+  SpaceItemSchema,
+} from '../spaces/index.ts';
+import {
+  type CourseStats,
+  CourseStatsItemSchema,
+  EMPTY_COURSE_STATS,
+  type LessonOrderRow,
+  LessonOrderRowSchema,
+  type QuizItem,
+  QuizItemSchema,
+} from './course-item.ts';
+import type { LessonCompletionPlan } from './lesson-completion.ts';
 
-/** Lessons and quizzes, one method per access pattern (ACCESS_PATTERNS.md, "Quizzes" and "Course administration"). */
+/** Lessons, quizzes and course progress, one method per access pattern (ACCESS_PATTERNS.md, "Quizzes" and "Course administration"). */
 
 /** The quiz of a lesson, parsed; undefined when the lesson has none. */
 export function findQuiz(lessonId: number): Promise<QuizItem | undefined> {
@@ -16,4 +51,106 @@ export function findQuiz(lessonId: number): Promise<QuizItem | undefined> {
  */
 export function findCourseLessons(courseId: number): Promise<LessonOrderRow[]> {
   return queryItems(courseLessons(courseId), LessonOrderRowSchema, { ascending: true });
+}
+
+/**
+ * The course, its stats and the caller's membership in one BatchGetItem (the administration reads and the lesson
+ * routes decide on these three). Stats are zeros when the item is absent.
+ */
+export async function findCourseWithStats(
+  courseId: number,
+  userId: number,
+  options: { consistent?: boolean } = {},
+): Promise<{ course: SpaceItem | undefined; stats: CourseStats; membership: MembershipItem | undefined }> {
+  const [course, stats, membership] = await getItems<[SpaceItem, CourseStats, MembershipItem]>(
+    [
+      { key: spaceKey(courseId), schema: SpaceItemSchema },
+      { key: courseStatsKey(courseId), schema: CourseStatsItemSchema },
+      { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
+    ],
+    options,
+  );
+  return { course, stats: stats ?? { ...EMPTY_COURSE_STATS }, membership };
+}
+
+/**
+ * Records a completion change: the membership's set (conditioned on the set the plan was made from) and the course
+ * counters, in one transaction. `written: false` means a concurrent change: re-read and re-plan.
+ */
+export function writeLessonProgress(courseId: number, plan: LessonCompletionPlan): Promise<TransactOutcome> {
+  return transactWriteIfConditionsHold([
+    plan.membershipUpdate,
+    counterUpdate(courseStatsKey(courseId), plan.courseStatsDeltas),
+  ]);
+}
+
+/**
+ * One page of the comments on a course's lessons, newest first (GSI3 `courseComments`); without `withPending`
+ * a filter keeps the published ones only (pending comments are few, so it skips little).
+ */
+export function queryCourseCommentPage(query: {
+  courseId: number;
+  page: number;
+  perPage: number;
+  cursor?: string | undefined;
+  total: number;
+  withPending: boolean;
+}): Promise<PageResult<CommentItem>> {
+  return queryPage({
+    partition: courseComments(query.courseId),
+    schema: CommentItemSchema,
+    ascending: false,
+    page: query.page,
+    perPage: query.perPage,
+    cursor: query.cursor,
+    total: query.total,
+    ...(query.withPending
+      ? {}
+      : {
+          filter: {
+            expression: '#status = :published',
+            names: { '#status': 'status' },
+            values: { ':published': 'published' },
+          },
+        }),
+  });
+}
+
+/** Lessons (posts) by id, in one BatchGetItem per 100. */
+export async function findLessonPosts(lessonIds: readonly number[]): Promise<Map<number, PostItem>> {
+  if (lessonIds.length === 0) return new Map();
+  const posts = await batchGetItems([...new Set(lessonIds)].map(postKey), PostItemSchema);
+  return new Map(posts.map((post) => [post.id, post]));
+}
+
+/**
+ * Stores a lesson comment with its counts in one transaction, on the condition that the lesson still exists (and,
+ * for a reply, its parent): a published one through the feeds domain's comment actions (the lesson's
+ * `comments_count`, the author's counters), a pending one counted on the course only; both move the course's
+ * `lesson_comments_<status>`. Answers what stopped it, if anything.
+ */
+export async function insertLessonComment(
+  comment: CommentItem,
+  courseId: number,
+): Promise<'written' | 'lesson_gone' | 'parent_gone'> {
+  const exists = { ConditionExpression: 'attribute_exists(pk)' };
+  // Both forms: action 1 is the lesson and, for a reply, the parent's check comes last (feeds' comment actions:
+  // put, lesson, author counters, parent).
+  const actions: TransactAction[] =
+    comment.status === 'published'
+      ? commentCreationActions(comment)
+      : [
+          putAction(storedComment(comment), { ifAbsent: true }),
+          conditionCheckAction(postKey(comment.post_id), exists),
+          ...(comment.parent_id === null
+            ? []
+            : [conditionCheckAction(commentKey(comment.parent_id), exists)]),
+        ];
+  const parentIndex = comment.parent_id === null ? -1 : actions.length - 1;
+  actions.push(counterUpdate(courseStatsKey(courseId), { [`lesson_comments_${comment.status}`]: 1 }));
+  const outcome = await writeCommentActions(actions);
+  if (outcome.written) return 'written';
+  if (outcome.failed.includes(1)) return 'lesson_gone';
+  if (outcome.failed.includes(parentIndex)) return 'parent_gone';
+  throw new Error(`Lesson comment ${comment.id} could not be written`);
 }

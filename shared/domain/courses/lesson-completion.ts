@@ -9,10 +9,11 @@ import type { LessonOrderRow } from './course-item.ts';
 import { findCourseLessons } from './course-repository.ts';
 
 /**
- * Lesson completion for course progress: the one place that records it (quiz passes now; the course
- * administration's "complete a lesson" later).
+ * Lesson completion for course progress: the one place that records it (quiz passes, and the students' own
+ * `PUT …/completion`, which can also take a lesson back out: `planLessonIncompletion`).
  *
- * - A completion adds the lesson to the membership's `completed_lessons` number set and `ADD total_completions 1`
+ * - A completion adds the lesson to the membership's `completed_lessons` number set (and 1 to its
+ *   `completed_count`, the set's size as a number, which an import's rollback can compare) and `ADD total_completions 1`
  *   on the course stats; when it makes every published lesson complete, also `ADD completed_students 1`.
  * - Idempotent: a lesson already in the set is not recorded again, so a second pass counts nothing.
  * - Exact under concurrency: the membership update carries the condition that the set is still the one the plan
@@ -21,7 +22,7 @@ import { findCourseLessons } from './course-repository.ts';
  * - Only an active `student` membership records progress: course staff trying a quiz do not move the course's
  *   completion figures (overAllProgress divides by students_count).
  *
- * Invariant the figures rely on: lessons are only ever added to `completed_lessons` here. Publishing a new lesson
+ * Invariant the figures rely on: lessons only ever enter or leave `completed_lessons` through these plans. Publishing a new lesson
  * does not re-open `completed_students` (that belongs to the lesson-publish flow).
  */
 export interface LessonCompletionPlan {
@@ -56,7 +57,7 @@ export function planLessonCompletion(
   const completesCourse = !wasComplete && published.every((id) => after.has(id));
   return {
     membershipUpdate: updateAction(membershipKey(membership.space_id, membership.user_id), {
-      UpdateExpression: 'ADD completed_lessons :lesson',
+      UpdateExpression: 'ADD completed_lessons :lesson, completed_count :one',
       ConditionExpression:
         seen.size === 0
           ? '#status = :active AND attribute_not_exists(completed_lessons)'
@@ -64,6 +65,7 @@ export function planLessonCompletion(
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':lesson': new Set([lessonId]),
+        ':one': 1,
         ':active': 'active',
         ...(seen.size === 0 ? {} : { ':seen': seen }),
       },
@@ -72,6 +74,43 @@ export function planLessonCompletion(
     completesCourse,
   };
 }
+
+/**
+ * The writes that take `lessonId` back out of the member's completed lessons (`state: incomplete`); undefined when
+ * it is not recorded as completed (or the member is not a student). The mirror of `planLessonCompletion`: the same
+ * set condition, `ADD total_completions -1`, and `completed_students -1` when the member had every published lesson
+ * and now no longer has. DynamoDB removes an emptied set, which is what `planLessonCompletion` expects.
+ */
+export function planLessonIncompletion(
+  membership: MembershipItem | undefined,
+  lessonId: number,
+  lessons: readonly LessonOrderRow[],
+): LessonCompletionPlan | undefined {
+  if (!recordsCourseProgress(membership)) return undefined;
+  const seen = membership.completed_lessons ?? new Set<number>();
+  if (!seen.has(lessonId)) return undefined;
+  const published = publishedLessonIds(lessons);
+  const wasComplete = published.length > 0 && published.every((id) => seen.has(id));
+  const reopens = wasComplete && published.includes(lessonId);
+  return {
+    membershipUpdate: updateAction(membershipKey(membership.space_id, membership.user_id), {
+      UpdateExpression: 'DELETE completed_lessons :lesson ADD completed_count :minus',
+      ConditionExpression: '#status = :active AND completed_lessons = :seen',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':lesson': new Set([lessonId]),
+        ':minus': -1,
+        ':active': 'active',
+        ':seen': seen,
+      },
+    }),
+    courseStatsDeltas: { total_completions: -1, ...(reopens ? { completed_students: -1 } : {}) },
+    completesCourse: false,
+  };
+}
+
+const publishedLessonIds = (lessons: readonly LessonOrderRow[]): number[] =>
+  lessons.filter((lesson) => lesson.status === 'published').map((lesson) => lesson.lesson_id);
 
 /**
  * Records one lesson completion on its own (for callers without a transaction of their own): reads the membership

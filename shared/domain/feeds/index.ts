@@ -5,3 +5,11 @@ export { findVisibleContent } from './content-visibility.ts';
 export { FEED_POINTS, type FeedAggregate, feedAggregates } from './feed-aggregates.ts';
 export { type AuthorCommentPage, type AuthorCommentRow, listAuthorComments } from './list-author-comments.ts';
 export * from './post-item.ts';
+export { type CommentResponse, toCommentResponse, toCommentResponses } from './comment-mapper.ts';
+export {
+  commentCreationActions,
+  findCommentById,
+  findLikedCommentIds,
+  queryFeedCommentPage,
+  writeCommentActions,
+} from './comment-repository.ts';

@@ -149,6 +149,19 @@ const LessonSchema = v.strictObject({
   created_at: v.optional(timestamp),
 });
 
+/** A comment on one of the course's own lessons (`lesson` is a lesson ref of the same course). */
+const CourseCommentSchema = v.strictObject({
+  ref: v.optional(ref),
+  user: userRef,
+  lesson: ref,
+  message: v.pipe(v.string(), v.minLength(1), v.maxLength(COMMENT_MESSAGE_MAX_LENGTH)),
+  status: v.optional(v.picklist(COMMENT_STATUSES), 'published'),
+  created_at: v.optional(timestamp),
+});
+
+/** A lesson of the course a student of the course has completed. */
+const CompletionSchema = v.strictObject({ user: userRef, lesson: ref });
+
 const CourseSchema = v.strictObject({
   ref,
   title: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(SPACE_TITLE_MAX_LENGTH)),
@@ -166,6 +179,8 @@ const CourseSchema = v.strictObject({
   admins: v.optional(v.array(userRef), []),
   students: v.optional(v.array(userRef), []),
   lessons: v.optional(v.array(LessonSchema), []),
+  comments: v.optional(v.array(CourseCommentSchema), []),
+  completions: v.optional(v.array(CompletionSchema), []),
   created_at: v.optional(timestamp),
 });
 
@@ -249,6 +264,8 @@ export type ImportSpace = ImportFile['spaces'][number];
 export type ImportTopic = ImportFile['topics'][number];
 export type ImportCourse = ImportFile['courses'][number];
 export type ImportLesson = ImportCourse['lessons'][number];
+export type ImportCourseComment = ImportCourse['comments'][number];
+export type ImportCompletion = ImportCourse['completions'][number];
 export type ImportFeed = ImportFile['feeds'][number];
 export type ImportComment = ImportFile['comments'][number];
 export type ImportNotification = ImportFile['notifications'][number];

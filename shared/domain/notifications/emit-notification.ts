@@ -18,6 +18,8 @@ export interface NotificationEvent {
   readonly actionUrl: string;
   readonly objectId: number | null;
   readonly objectType: string;
+  /** The event's own e-mail already went out (the synchronous invitation e-mail): no notification e-mail. */
+  readonly alreadyEmailed?: boolean;
 }
 
 export interface NotificationEmission extends NotificationEvent {
@@ -62,7 +64,7 @@ export async function emitNotification(
     item = { ...item, created_at: new Date(Math.max(Date.now(), after)).toISOString() };
   }
   businessMetrics.notificationEmitted(item.type);
-  await enqueueMailIfWanted(item);
+  if (!emission.alreadyEmailed) await enqueueMailIfWanted(item);
   return item;
 }
 

@@ -18,6 +18,8 @@ const invalid = (message: string) => new AppError('invalid_setting', 400, messag
  * string (so `site_title 123` stays text and `yes` stays `yes`), otherwise the JSON it parses to.
  */
 export function resolveOperatorSetting(key: string, rawValue: string): ResolvedSetting {
+  const nested = resolveNestedGeneralSetting(key, rawValue);
+  if (nested) return nested;
   const [group, name, schemas] = key.startsWith('privacy.')
     ? (['privacy', key.slice('privacy.'.length), PRIVACY_SETTING_SCHEMAS] as const)
     : (['general', key, GENERAL_SETTING_SCHEMAS] as const);
@@ -37,6 +39,23 @@ export function resolveOperatorSetting(key: string, rawValue: string): ResolvedS
   }
   const reason = v.safeParse(schema, parseJsonValue(rawValue) ?? rawValue).issues?.[0]?.message ?? 'invalid';
   throw invalid(`Invalid value for "${key}": ${reason}.`);
+}
+
+/**
+ * `access.acess_level VALUE`: one field of a general setting that is an object. The group item holds the object
+ * whole, so the field is written as that object (today `access` has this one field).
+ */
+function resolveNestedGeneralSetting(key: string, rawValue: string): ResolvedSetting | undefined {
+  const [parent, field, ...rest] = key.split('.');
+  if (parent === undefined || field === undefined || rest.length > 0 || parent === 'privacy')
+    return undefined;
+  if (!Object.hasOwn(GENERAL_SETTING_SCHEMAS, parent)) return undefined;
+  const schema = (GENERAL_SETTING_SCHEMAS as Record<string, v.GenericSchema>)[parent]!;
+  for (const candidate of valueCandidates(rawValue)) {
+    const result = v.safeParse(schema, { [field]: candidate });
+    if (result.success) return { group: 'general', name: parent, value: result.output };
+  }
+  throw invalid(`Invalid setting "${key}": ${parent} has no field "${field}" taking that value.`);
 }
 
 function valueCandidates(raw: string): unknown[] {

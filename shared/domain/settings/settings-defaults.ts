@@ -1,8 +1,8 @@
-import type { GeneralSettingKey, PrivacySettingKey } from './settings-schemas.ts';
+import type { GeneralSettings, PrivacySettingKey } from './settings-schemas.ts';
 
 /** What a setting is while nobody has set it: readers merge the stored group over these. */
-export const GENERAL_SETTINGS_DEFAULTS: Record<GeneralSettingKey, unknown> = {
-  access: { acess_level: '' },
+export const GENERAL_SETTINGS_DEFAULTS: GeneralSettings = {
+  access: { acess_level: 'public' },
   auth_content: '',
   auth_form_type: 'default',
   auth_redirect: '',
@@ -23,6 +23,7 @@ export const GENERAL_SETTINGS_DEFAULTS: Record<GeneralSettingKey, unknown> = {
   use_custom_signup_page: 'no',
   white_logo: '',
   users_can_register: false,
+  user_registration_enable_url: '',
 };
 
 /** decisions.md: `user_space_visibility` defaults to `everybody`. */

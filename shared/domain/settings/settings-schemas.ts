@@ -3,7 +3,8 @@ import * as v from 'valibot';
 /**
  * The operator-settable groups and the type of each key. General keys are the contract's General settings
  * `settings` object (misspellings `acess_level` and `cutsom_auth_url` are the contract's) plus
- * `users_can_register`, which GET /admin/general reads from the same group. Yes/no switches stay the strings
+ * `users_can_register` and `user_registration_enable_url`, which GET /admin/general answers beside `settings` from
+ * the same group. Yes/no switches stay the strings
  * `yes`/`no`, as the original platform stores them.
  */
 const yesNo = v.picklist(['yes', 'no']);
@@ -30,6 +31,7 @@ export const GENERAL_SETTING_SCHEMAS = {
   use_custom_signup_page: yesNo,
   white_logo: v.string(),
   users_can_register: v.boolean(),
+  user_registration_enable_url: v.string(),
 } as const;
 
 export const PRIVACY_SETTING_SCHEMAS = {
@@ -37,4 +39,7 @@ export const PRIVACY_SETTING_SCHEMAS = {
 } as const;
 
 export type GeneralSettingKey = keyof typeof GENERAL_SETTING_SCHEMAS;
+/** The general group as readers see it: every key, typed. */
+export const GeneralSettingsSchema = v.object(GENERAL_SETTING_SCHEMAS);
+export type GeneralSettings = v.InferOutput<typeof GeneralSettingsSchema>;
 export type PrivacySettingKey = keyof typeof PRIVACY_SETTING_SCHEMAS;

@@ -1,5 +1,6 @@
 /** The spaces domain's public surface: what other domains may use (README, import rules). */
 export * from './space-item.ts';
+export { findSpaceStaffIds, membershipJoinActions } from './join-space.ts';
 export {
   findActiveMembershipSpaceIds,
   findActiveMemberships,
@@ -8,5 +9,6 @@ export {
   findMemberships,
   findSpaceById,
   findSpaceStats,
+  findSpaceWithMembership,
   findSpacesByIds,
 } from './space-repository.ts';

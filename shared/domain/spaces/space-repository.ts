@@ -1,5 +1,5 @@
 import { membershipKey, spaceKey, spaceStatsKey, userMemberships } from '../../db/keys/spaces.ts';
-import { batchGetItems, getItem, queryAll } from '../../db/reads.ts';
+import { batchGetItems, getItem, getItems, queryAll } from '../../db/reads.ts';
 import * as v from 'valibot';
 import { type MembershipItem, MembershipItemSchema, type SpaceItem, SpaceItemSchema } from './space-item.ts';
 
@@ -14,6 +14,18 @@ export async function findSpacesByIds(spaceIds: readonly number[]): Promise<Map<
   if (spaceIds.length === 0) return new Map();
   const spaces = await batchGetItems([...new Set(spaceIds)].map(spaceKey), SpaceItemSchema);
   return new Map(spaces.map((space) => [space.id, space]));
+}
+
+/** A space and one user's membership of it in one round trip (BatchGetItem): the permission read. */
+export async function findSpaceWithMembership(
+  spaceId: number,
+  userId: number,
+): Promise<{ space: SpaceItem | undefined; membership: MembershipItem | undefined }> {
+  const [space, membership] = await getItems<[SpaceItem, MembershipItem]>([
+    { key: spaceKey(spaceId), schema: SpaceItemSchema },
+    { key: membershipKey(spaceId, userId), schema: MembershipItemSchema },
+  ]);
+  return { space, membership };
 }
 
 /** The caller's membership of one space or course (any status); undefined when none. */

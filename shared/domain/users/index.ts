@@ -1,5 +1,6 @@
 /** The users domain's public surface: what other domains may use (README, import rules). */
 export { buildUserItem, type CreatedUser, createUser, type NewUser, validateNewUser } from './create-user.ts';
+export { type HostUserSummary, toHostUserSummary } from './host-user-summary.ts';
 export { type MemberSummary, toMemberSummary } from './member-summary.ts';
 export { storedSearchEntries, type UserItem, UserItemSchema } from './user-item.ts';
 export {
@@ -17,4 +18,5 @@ export {
   setUserStatus,
   userCreationActions,
 } from './user-repository.ts';
+export { userIdsByNamePrefix } from './user-search-repository.ts';
 export { isValidEmail, normalizeUsername, PATH_USERNAME_PATTERN, usernameProblem } from './username.ts';

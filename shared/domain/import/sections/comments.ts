@@ -7,7 +7,7 @@ import { ImportError, itemName } from '../import-error.ts';
 import type { PlannedCount } from '../import-plan.ts';
 import type { ImportComment } from '../import-schema.ts';
 import { lessonRef } from '../reference-scope.ts';
-import { defineSection } from './section.ts';
+import { type BuildContext, defineSection } from './section.ts';
 
 /** What a comment is on: a feed of the file, or a lesson of one of the file's courses. */
 const targetOf = (comment: ImportComment): string =>
@@ -57,43 +57,15 @@ export const commentsSection = defineSection({
         comment.feed !== undefined
           ? context.idOf('feed', comment.feed)
           : context.idOf('lesson', lessonRef(comment.course!, comment.lesson!));
-      const post = context.posts.get(postId)!;
-      const createdAt = comment.created_at ?? context.now;
-      const userId = context.userId(comment.user);
-      const courseId = post.type === 'course_lesson' ? post.course_id! : null;
-      const item: CommentItem = {
+      planComment(context, itemName('comments', i, comment.ref), {
         id,
-        post_id: postId,
-        parent_id: comment.parent === null ? null : context.idOf('comment', comment.parent),
-        user_id: userId,
-        space_id: post.space_id,
-        space_visibility: post.space_visibility,
-        course_id: courseId,
+        postId,
+        parentId: comment.parent === null ? null : context.idOf('comment', comment.parent),
+        userId: context.userId(comment.user),
         message: comment.message,
-        message_rendered: renderMarkdown(comment.message),
         status: comment.status,
-        reactions_count: 0,
-        created_at: createdAt,
-        updated_at: createdAt,
-      };
-      const counts: PlannedCount[] = [];
-      if (comment.status === 'published') {
-        counts.push(
-          { key: postKey(postId), deltas: { comments_count: 1 } },
-          // The author's counters exactly as the comment write path moves them (commentCounts).
-          { key: userStatsKey(userId), deltas: commentCounts(item) },
-          ...(commentPoints(item) > 0
-            ? [{ key: userKey(userId), deltas: { total_points: commentPoints(item) } }]
-            : []),
-        );
-      }
-      if (courseId !== null)
-        counts.push({ key: spaceStatsKey(courseId), deltas: { [`lesson_comments_${comment.status}`]: 1 } });
-      context.plan.unit(
-        itemName('comments', i, comment.ref),
-        [{ item: storedComment(item), unchanged: ['status'] }],
-        counts,
-      );
+        createdAt: comment.created_at ?? context.now,
+      });
       if (comment.ref !== undefined) {
         context.setId('comment', comment.ref, id);
         output[comment.ref] = id;
@@ -102,3 +74,54 @@ export const commentsSection = defineSection({
     return output;
   },
 });
+
+/**
+ * One comment's unit (top-level `comments` and a course's `comments` alike): the comment (a lesson's also lists
+ * under its course); a published one counts on its post's `comments_count` and its author's stats; a comment on a
+ * lesson also counts on the course's `lesson_comments_<status>`.
+ */
+export function planComment(
+  context: BuildContext,
+  label: string,
+  comment: {
+    id: number;
+    postId: number;
+    parentId: number | null;
+    userId: number;
+    message: string;
+    status: CommentItem['status'];
+    createdAt: string;
+  },
+): void {
+  const post = context.posts.get(comment.postId)!;
+  const courseId = post.type === 'course_lesson' ? post.course_id! : null;
+  const item: CommentItem = {
+    id: comment.id,
+    post_id: comment.postId,
+    parent_id: comment.parentId,
+    user_id: comment.userId,
+    space_id: post.space_id,
+    space_visibility: post.space_visibility,
+    course_id: courseId,
+    message: comment.message,
+    message_rendered: renderMarkdown(comment.message),
+    status: comment.status,
+    reactions_count: 0,
+    created_at: comment.createdAt,
+    updated_at: comment.createdAt,
+  };
+  const counts: PlannedCount[] = [];
+  if (comment.status === 'published') {
+    counts.push(
+      { key: postKey(comment.postId), deltas: { comments_count: 1 } },
+      // The author's counters and points exactly as the comment write path moves them.
+      { key: userStatsKey(comment.userId), deltas: commentCounts(item) },
+      ...(commentPoints(item) > 0
+        ? [{ key: userKey(comment.userId), deltas: { total_points: commentPoints(item) } }]
+        : []),
+    );
+  }
+  if (courseId !== null)
+    counts.push({ key: spaceStatsKey(courseId), deltas: { [`lesson_comments_${comment.status}`]: 1 } });
+  context.plan.unit(label, [{ item: storedComment(item), unchanged: ['status'] }], counts);
+}

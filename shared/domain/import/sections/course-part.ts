@@ -4,7 +4,7 @@ import type { ImportCourse } from '../import-schema.ts';
 import type { ReferenceScope } from '../reference-scope.ts';
 import type { BuildContext } from './section.ts';
 
-/** A list inside each course of the file (`lessons`; later `comments`, `completions`). */
+/** A list inside each course of the file (`lessons`, `comments`, `completions`). */
 export type CoursePartName = Extract<
   {
     [Key in keyof ImportCourse]-?: ImportCourse[Key] extends readonly object[] ? Key : never;
@@ -18,6 +18,8 @@ export interface BuiltCourse {
   readonly item: SpaceItem;
   /** `courses[0] "ref"`, for labels and messages. */
   readonly where: string;
+  /** The course's `students` (user references), whose memberships the completions part builds. */
+  readonly students: readonly string[];
 }
 
 /**

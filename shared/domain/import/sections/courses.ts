@@ -3,6 +3,8 @@ import { type CourseSettings, DEFAULT_COURSE_SETTINGS, EMPTY_COURSE_STATS } from
 import type { SpaceItem } from '../../spaces/index.ts';
 import { itemName } from '../import-error.ts';
 import type { ImportCourse } from '../import-schema.ts';
+import { courseCommentsPart } from './course-comments.ts';
+import { completionsPart } from './course-completions.ts';
 import { lessonsPart } from './course-lessons.ts';
 import type { BuiltCourse } from './course-part.ts';
 import { type BuildContext, defineSection } from './section.ts';
@@ -14,8 +16,11 @@ import {
   spaceFields,
 } from './space-common.ts';
 
-/** The lists inside each course, in processing order (course-part.ts): a new one is a file and an entry here. */
-const COURSE_PARTS = [lessonsPart] as const;
+/**
+ * The lists inside each course, in processing order (course-part.ts): a new one is a file and an entry here. The
+ * completions part comes after the lessons (it needs their ids) and builds the student memberships.
+ */
+const COURSE_PARTS = [lessonsPart, courseCommentsPart, completionsPart] as const;
 
 const listed = (course: ImportCourse, where: string): ListedMember[] =>
   [
@@ -29,8 +34,9 @@ const listed = (course: ImportCourse, where: string): ListedMember[] =>
 
 /**
  * `courses`: each course (a space of type `course`, `space` ids after the file's spaces) with its slug guard, its
- * stats item (space and course counters from 0) and one unit per admin and student (space-common.ts), then its
- * parts (`lessons`, course-lessons.ts). The output lists each part's ids under its name.
+ * stats item (space and course counters from 0) and one unit per admin (space-common.ts), then its parts
+ * (`lessons`, `comments`, and `completions`, which also builds each student's unit). The output lists each part's
+ * ids under its name.
  */
 export const coursesSection = defineSection({
   name: 'courses',
@@ -65,13 +71,15 @@ export const coursesSection = defineSection({
         ref: course.ref,
         item: courseItem(course, id, i, context),
         where: itemName('courses', i, course.ref),
+        students: course.students,
       };
+      // Admins here; students with their completions in the completions part, once the lessons have ids.
       buildSpaceLike(
         context,
         built.where,
         built.item,
         { ...EMPTY_COURSE_STATS },
-        listed(course, built.where),
+        listed(course, built.where).filter((member) => member.role === 'admin'),
       );
       const parts: Record<string, Record<string, number>> = {};
       for (const part of COURSE_PARTS) {

@@ -101,25 +101,52 @@ export function buildSpaceLike(
       unchanged: ['members_count', 'posts_count', ...Object.keys(counters)],
     },
   ]);
-  for (const member of members) {
-    const membership = storedMembership({
-      space_id: space.id,
-      user_id: context.userId(member.user),
-      role: member.role,
-      status: 'active',
-      created_at: space.created_at,
-    });
-    // Counted on the space's stats (`members_count`, and `students_count` for a course's students); deleted on
-    // rollback only while its role and status are as imported.
-    context.plan.unit(
-      label,
-      [{ item: membership, unchanged: ['role', 'status'] }],
-      [
-        {
-          key: spaceStatsKey(space.id),
-          deltas: { members_count: 1, ...(member.role === 'student' ? { students_count: 1 } : {}) },
+  for (const member of members) buildMembership(context, label, space, member);
+}
+
+/**
+ * One member's unit: the membership, counted on the space's stats (`members_count`, and `students_count` for a
+ * course's students) with `extra` counts (a student's completions); deleted on rollback only while its role, status
+ * and `unchanged` extras are as imported.
+ */
+export function buildMembership(
+  context: BuildContext,
+  label: string,
+  space: SpaceItem,
+  member: Pick<ListedMember, 'user' | 'role'>,
+  extra: {
+    attributes?: Readonly<Record<string, unknown>>;
+    counts?: Readonly<Record<string, number>>;
+  } = {},
+): void {
+  const membership = storedMembership({
+    space_id: space.id,
+    user_id: context.userId(member.user),
+    role: member.role,
+    status: 'active',
+    created_at: space.created_at,
+  });
+  context.plan.unit(
+    label,
+    [
+      {
+        item: { ...membership, ...extra.attributes },
+        unchanged: [
+          'role',
+          'status',
+          ...Object.keys(extra.attributes ?? {}).filter((name) => name.endsWith('_count')),
+        ],
+      },
+    ],
+    [
+      {
+        key: spaceStatsKey(space.id),
+        deltas: {
+          members_count: 1,
+          ...(member.role === 'student' ? { students_count: 1 } : {}),
+          ...extra.counts,
         },
-      ],
-    );
-  }
+      },
+    ],
+  );
 }

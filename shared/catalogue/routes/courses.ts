@@ -1,0 +1,48 @@
+import type { CatalogueRoute } from './route.ts';
+
+/**
+ * Course administration (contract "Course administration"), lesson progress and lesson comments. Lists read the
+ * cursor key (paginator B's `next_page_url`); a new lesson comment notifies (`mail` queue).
+ */
+export const COURSE_ROUTES = [
+  {
+    operationId: 'getAdminCourse',
+    method: 'GET',
+    path: '/admin/courses/{course_id}',
+    access: 'course_admin',
+    entry: 'functions/http/courses/get-admin-course.ts',
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'listCourseComments',
+    method: 'GET',
+    path: '/admin/courses/{course_id}/comments',
+    access: 'course_admin',
+    entry: 'functions/http/courses/list-course-comments.ts',
+    grants: { table: 'read', secrets: ['cursorKey'] },
+  },
+  {
+    operationId: 'setLessonCompletion',
+    method: 'PUT',
+    path: '/courses/{course_id}/lessons/{lesson_id}/completion',
+    access: 'enrolled_student',
+    entry: 'functions/http/courses/set-lesson-completion.ts',
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'listLessonComments',
+    method: 'GET',
+    path: '/courses/{course_id}/lessons/{lesson_id}/comments',
+    access: 'enrolled_student',
+    entry: 'functions/http/courses/list-lesson-comments.ts',
+    grants: { table: 'read', secrets: ['cursorKey'] },
+  },
+  {
+    operationId: 'createLessonComment',
+    method: 'POST',
+    path: '/courses/{course_id}/lessons/{lesson_id}/comments',
+    access: 'enrolled_student',
+    entry: 'functions/http/courses/create-lesson-comment.ts',
+    grants: { table: 'readWrite', sendTo: ['mail'] },
+  },
+] as const satisfies readonly CatalogueRoute[];

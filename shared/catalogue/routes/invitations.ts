@@ -1,0 +1,24 @@
+import type { CatalogueRoute } from './route.ts';
+
+/**
+ * Invitations (contract "Invitations"). Creating sends the invitation e-mail through SES itself, synchronously
+ * (`mailer`), and may notify an existing account (`mail` queue); accepting notifies the space's staff.
+ */
+export const INVITATION_ROUTES = [
+  {
+    operationId: 'createInvitation',
+    method: 'POST',
+    path: '/invitations',
+    access: 'space_moderator',
+    entry: 'functions/http/invitations/create-invitation.ts',
+    grants: { table: 'readWrite', mailer: true, sendTo: ['mail'] },
+  },
+  {
+    operationId: 'acceptInvitation',
+    method: 'POST',
+    path: '/invitations/{token}/accept',
+    access: 'authenticated',
+    entry: 'functions/http/invitations/accept-invitation.ts',
+    grants: { table: 'readWrite', sendTo: ['mail'] },
+  },
+] as const satisfies readonly CatalogueRoute[];

@@ -1,0 +1,13 @@
+import type { CatalogueRoute } from './route.ts';
+
+/** Spaces (contract "Space user search"): who could be added to a space. */
+export const SPACE_ROUTES = [
+  {
+    operationId: 'searchSpaceUsers',
+    method: 'GET',
+    path: '/spaces/users/search',
+    access: 'space_add_member',
+    entry: 'functions/http/spaces/search-space-users.ts',
+    grants: { table: 'read' },
+  },
+] as const satisfies readonly CatalogueRoute[];

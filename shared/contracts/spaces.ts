@@ -1,0 +1,51 @@
+import * as v from 'valibot';
+import { paginatorB } from './envelopes.ts';
+import { idParam, integer } from './fields.ts';
+import { named } from './openapi-metadata.ts';
+import { defineOperation } from './operation.ts';
+
+/** Spaces: the search of host users who could be added to a space (contract "Space user search"). */
+const SEARCH_MAX_LENGTH = 200;
+
+export const spaceUserCandidateSchema = v.pipe(
+  v.object({
+    ID: integer(),
+    display_name: v.string(),
+    photo: v.string(),
+    user_email: v.pipe(
+      v.nullable(v.string()),
+      v.description(
+        'Only for community moderators who also hold the host `list_users` capability; null for everyone else.',
+      ),
+    ),
+  }),
+  named('SpaceUserCandidate'),
+);
+
+export const searchSpaceUsers = defineOperation({
+  operationId: 'searchSpaceUsers',
+  summary: 'Host users who are not yet members of a space',
+  description:
+    'Users with no membership of the space (in any status) whose display name, user name or e-mail starts with ' +
+    '`search`, case-insensitively (no `search`: every user), in the order of the matched value. At most 100 ' +
+    'candidates, answered as one page of paginator B (`total` is the number answered, `next_page_url` null). ' +
+    "Requires `can_add_member` in the space (global admins, the space's admins): others get 403 " +
+    '`rest_forbidden` whatever the space id; an unknown space is 404 `not_found`. A search whose matches are ' +
+    'nearly all members reads at most 5 000 index entries and answers the candidates found among them.',
+  tags: ['Spaces'],
+  query: v.object({
+    space_id: idParam(),
+    search: v.optional(
+      v.pipe(v.string(), v.maxLength(SEARCH_MAX_LENGTH, `must be at most ${SEARCH_MAX_LENGTH} characters`)),
+    ),
+  }),
+  response: v.object({ users: paginatorB(spaceUserCandidateSchema) }),
+  errors: [
+    {
+      status: 403,
+      code: 'rest_forbidden',
+      description: "The caller lacks `can_add_member` in the space (a global admin or the space's admin).",
+    },
+    { status: 404, code: 'not_found', description: 'No space has this id.' },
+  ],
+});

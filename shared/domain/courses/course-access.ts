@@ -1,0 +1,24 @@
+import { type Caller, isCourseAdmin } from '../auth/index.ts';
+import type { MembershipItem, SpaceItem } from '../spaces/index.ts';
+import type { CourseStats } from './course-item.ts';
+import { courseNotFound, notCourseAdmin } from './course-errors.ts';
+import { findCourseWithStats } from './course-repository.ts';
+
+export interface AdministeredCourse {
+  readonly course: SpaceItem;
+  readonly stats: CourseStats;
+  readonly membership: MembershipItem | undefined;
+}
+
+/**
+ * A course the caller administers (contract "Course administration"): its admins (space role `admin` in the
+ * course), and those who act as admins of every course (host `manage_options`, community admins, the global
+ * `course_admin` role; permissions.ts `isCourseAdmin`). One BatchGetItem; an unknown id or a space that is not a
+ * course is 404 `not_found`, anyone else 403 `rest_forbidden`.
+ */
+export async function loadAdministeredCourse(caller: Caller, courseId: number): Promise<AdministeredCourse> {
+  const { course, stats, membership } = await findCourseWithStats(courseId, caller.id);
+  if (course?.type !== 'course') throw courseNotFound();
+  if (!isCourseAdmin(caller, membership)) throw notCourseAdmin();
+  return { course, stats, membership };
+}

@@ -1,0 +1,34 @@
+import { type Caller, isEnrolled } from '../auth/index.ts';
+import type { PostItem } from '../feeds/index.ts';
+import type { MembershipItem, SpaceItem } from '../spaces/index.ts';
+import { courseNotFound, lessonNotFound, notCourseParticipant } from './course-errors.ts';
+import { findCourseWithStats, findLessonPosts } from './course-repository.ts';
+
+export interface ParticipantLesson {
+  readonly course: SpaceItem;
+  readonly lesson: PostItem;
+  readonly membership: MembershipItem | undefined;
+}
+
+/**
+ * A published lesson of a course the caller takes part in: an active member of the course (its students) or one of
+ * its admins (permissions.ts `isEnrolled`). Two parallel reads (course, stats and membership in one BatchGetItem;
+ * the lesson). No such course: 404; not a participant: 403 `rest_forbidden`; not a published lesson of this course:
+ * 404.
+ */
+export async function loadParticipantLesson(
+  caller: Caller,
+  courseId: number,
+  lessonId: number,
+): Promise<ParticipantLesson> {
+  const [{ course, membership }, lessons] = await Promise.all([
+    findCourseWithStats(courseId, caller.id),
+    findLessonPosts([lessonId]),
+  ]);
+  if (course?.type !== 'course') throw courseNotFound();
+  if (!isEnrolled(caller, membership)) throw notCourseParticipant();
+  const lesson = lessons.get(lessonId);
+  if (lesson?.type !== 'course_lesson' || lesson.course_id !== courseId || lesson.status !== 'published')
+    throw lessonNotFound();
+  return { course, lesson, membership };
+}

@@ -1,0 +1,91 @@
+import { logger } from '../../observability/logger.ts';
+import { type Caller, isEnrolled } from '../auth/index.ts';
+import { emitNotification, emitNotifications } from '../notifications/index.ts';
+import { findMembershipsOfUsers } from '../spaces/index.ts';
+import { findUserById, findUserIdByUsername, findUsersByIds } from '../users/index.ts';
+
+/**
+ * Notifications of a published lesson comment (decisions.md "Notifications", emission): `new_reply` to the parent
+ * comment's author and `mention` to mentioned users who can see the lesson (its students and admins), never to the
+ * commenter and once per person. Lessons have no author to tell of `new_comment` (their "author" is the course).
+ * Runs after the comment is stored; a failure is logged and never fails the request.
+ */
+const MAX_MENTIONS = 20;
+const EXCERPT_LENGTH = 140;
+
+export async function notifyLessonComment(
+  actor: Caller,
+  comment: {
+    readonly id: number;
+    readonly courseId: number;
+    readonly lessonId: number;
+    readonly message: string;
+    readonly parentAuthorId: number | null;
+  },
+  mentions: readonly string[],
+): Promise<void> {
+  try {
+    const flat = comment.message.replace(/\s+/g, ' ').trim();
+    const actorUser = await findUserById(actor.id);
+    const name = actorUser?.display_name || actor.username;
+    const event = {
+      actorId: actor.id,
+      message: flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH - 1)}…` : flat,
+      actionUrl: `/courses/${comment.courseId}/lessons/${comment.lessonId}?comment_id=${comment.id}`,
+      objectId: comment.id,
+      objectType: 'comment',
+    };
+    const notified = new Set([actor.id]);
+    if (comment.parentAuthorId !== null && !notified.has(comment.parentAuthorId)) {
+      notified.add(comment.parentAuthorId);
+      await emitNotification({
+        ...event,
+        type: 'new_reply',
+        title: `${name} replied to your comment`,
+        recipientId: comment.parentAuthorId,
+      });
+    }
+    const recipients = await mentionRecipients(comment.courseId, mentions, notified);
+    if (recipients.length > 0) {
+      await emitNotifications(recipients, {
+        ...event,
+        type: 'mention',
+        title: `${name} mentioned you in a comment`,
+      });
+    }
+  } catch (error) {
+    logger.error('could not notify a lesson comment', { commentId: comment.id, error });
+  }
+}
+
+/** Mentioned users who take part in the course (active members, or its admins), `excluded` left out. */
+async function mentionRecipients(
+  courseId: number,
+  usernames: readonly string[],
+  excluded: ReadonlySet<number>,
+): Promise<number[]> {
+  const ids = await Promise.all(usernames.slice(0, MAX_MENTIONS).map((name) => findUserIdByUsername(name)));
+  const candidates = [...new Set(ids.filter((id): id is number => id !== undefined && !excluded.has(id)))];
+  if (candidates.length === 0) return [];
+  const [users, memberships] = await Promise.all([
+    findUsersByIds(candidates),
+    findMembershipsOfUsers(courseId, candidates),
+  ]);
+  return candidates.filter((id) => {
+    const user = users.get(id);
+    return (
+      user !== undefined &&
+      user.status === 'active' &&
+      isEnrolled(
+        {
+          id: user.id,
+          username: user.username,
+          hostRole: user.host_role,
+          communityRoles: user.community_roles,
+          status: user.status,
+        },
+        memberships.get(id),
+      )
+    );
+  });
+}

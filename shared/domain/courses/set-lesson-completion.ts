@@ -1,0 +1,116 @@
+import type { Caller } from '../auth/index.ts';
+import { findMembership, type MembershipItem } from '../spaces/index.ts';
+import type { LessonOrderRow } from './course-item.ts';
+import { progressPercent } from './course-mapper.ts';
+import {
+  courseNotFound,
+  lessonLocked,
+  lessonNotFound,
+  notCourseStudent,
+  quizRequired,
+} from './course-errors.ts';
+import {
+  findCourseLessons,
+  findCourseWithStats,
+  findQuiz,
+  writeLessonProgress,
+} from './course-repository.ts';
+import {
+  type LessonCompletionPlan,
+  planLessonCompletion,
+  planLessonIncompletion,
+  recordsCourseProgress,
+} from './lesson-completion.ts';
+
+export type CompletionState = 'completed' | 'incomplete';
+
+/** A lost race re-reads and re-plans; this many rounds means something other than a race is wrong. */
+const MAX_ROUNDS = 25;
+
+/**
+ * `PUT /courses/{course_id}/lessons/{lesson_id}/completion`: an active student of the course marks a published
+ * lesson completed or incomplete. Refusals, in order: no such course 404; not a student 403 (course staff have no
+ * progress); not a published lesson of the course 404; a lesson with a quiz 400 `quiz_required` (only passing the
+ * quiz completes it, quizzes domain); completing a lesson of a `sequential_lesson_order` course while an earlier
+ * published lesson is not completed 400 `lesson_locked`.
+ *
+ * Idempotent: asking for the state the lesson is already in changes nothing. Exact under concurrency: the plan
+ * (lesson-completion.ts) writes the membership's set on the condition that it is still the set it was computed
+ * from, together with the course counters, so the loser of a race re-reads and re-plans; the prerequisite check is
+ * made against that same set, so a concurrent "incomplete" of an earlier lesson cannot slip under a completion.
+ */
+export async function setLessonCompletion(
+  caller: Caller,
+  courseId: number,
+  lessonId: number,
+  input: { readonly state: CompletionState },
+) {
+  const [{ course, membership: first }, lessons, quiz] = await Promise.all([
+    findCourseWithStats(courseId, caller.id, { consistent: true }),
+    findCourseLessons(courseId),
+    findQuiz(lessonId),
+  ]);
+  if (course?.type !== 'course') throw courseNotFound();
+  if (!recordsCourseProgress(first)) throw notCourseStudent();
+  const lesson = lessons.find((row) => row.lesson_id === lessonId);
+  if (lesson?.status !== 'published') throw lessonNotFound();
+  if (quiz) throw quizRequired();
+  const sequential = course.settings.sequential_lesson_order === 'yes';
+
+  let membership: MembershipItem | undefined = first;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    if (round > 0) membership = await findMembership(courseId, caller.id, { consistent: true });
+    if (!recordsCourseProgress(membership)) throw notCourseStudent();
+    let plan: LessonCompletionPlan | undefined;
+    if (input.state === 'completed') {
+      if (sequential) checkEarlierLessons(lessons, lesson, membership.completed_lessons);
+      plan = planLessonCompletion(membership, lessonId, lessons);
+    } else {
+      plan = planLessonIncompletion(membership, lessonId, lessons);
+    }
+    if (!plan) return answer(courseId, lessonId, input.state, lessons, membership.completed_lessons);
+    const outcome = await writeLessonProgress(courseId, plan);
+    if (outcome.written) {
+      const after = new Set(membership.completed_lessons ?? []);
+      if (input.state === 'completed') after.add(lessonId);
+      else after.delete(lessonId);
+      return answer(courseId, lessonId, input.state, lessons, after);
+    }
+  }
+  throw new Error(`Lesson ${lessonId} progress kept changing under ${MAX_ROUNDS} attempts`);
+}
+
+/** Every published lesson before `lesson` (course order) must be completed. */
+function checkEarlierLessons(
+  lessons: readonly LessonOrderRow[],
+  lesson: LessonOrderRow,
+  completed: ReadonlySet<number> | undefined,
+): void {
+  for (const row of lessons) {
+    if (row.lesson_id === lesson.lesson_id) return;
+    if (row.status === 'published' && !completed?.has(row.lesson_id)) throw lessonLocked(row.lesson_id);
+  }
+}
+
+function answer(
+  courseId: number,
+  lessonId: number,
+  state: CompletionState,
+  lessons: readonly LessonOrderRow[],
+  completed: ReadonlySet<number> | undefined,
+) {
+  const published = lessons.filter((row) => row.status === 'published').map((row) => row.lesson_id);
+  const done = published.filter((id) => completed?.has(id) === true);
+  return {
+    message: state === 'completed' ? 'Lesson marked as completed.' : 'Lesson marked as incomplete.',
+    data: {
+      course_id: courseId,
+      lesson_id: lessonId,
+      state,
+      completed_lessons: done,
+      total_lessons: published.length,
+      progress: progressPercent(done.length, published.length),
+      course_completed: published.length > 0 && done.length === published.length,
+    },
+  };
+}

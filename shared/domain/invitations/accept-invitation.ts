@@ -1,0 +1,69 @@
+import { forbidden, notFound } from '../../errors/app-error.ts';
+import { logger } from '../../observability/logger.ts';
+import type { Caller } from '../auth/index.ts';
+import { nowIso } from '../dates.ts';
+import { emitNotifications } from '../notifications/index.ts';
+import { findSpaceById, findSpaceStaffIds, membershipJoinActions, type SpaceItem } from '../spaces/index.ts';
+import { findUserById, type UserItem } from '../users/index.ts';
+import { invitationNotFound } from './invitation-errors.ts';
+import { acceptInvitationWrites, findInvitationByTokenHash } from './invitation-repository.ts';
+import { hashInvitationToken, TOKEN_PATTERN } from './invitation-token.ts';
+
+/**
+ * `POST /invitations/{token}/accept`: the signed-in account whose e-mail is the invited address joins the space
+ * (a course: as a student) and the invitation turns `accepted`; `space_join` goes to the space's admins and
+ * moderators. An unknown or already used token is 404 `invitation_not_found`; another account's invitation is 403
+ * `rest_forbidden`. Refusals change nothing. The token is deleted in the accepting transaction, so two concurrent
+ * acceptances join once.
+ */
+export async function acceptInvitation(
+  caller: Caller,
+  token: string,
+): Promise<{ message: string; space_id: number; status: 'accepted' }> {
+  if (!TOKEN_PATTERN.test(token)) throw invitationNotFound();
+  const tokenHash = hashInvitationToken(token);
+  const [invitation, user] = await Promise.all([
+    findInvitationByTokenHash(tokenHash),
+    findUserById(caller.id, { consistent: true }),
+  ]);
+  if (invitation?.status !== 'pending') throw invitationNotFound();
+  if (!user || user.email.toLowerCase() !== invitation.email) {
+    throw forbidden('This invitation was sent to another e-mail address.');
+  }
+  const space = await findSpaceById(invitation.space_id);
+  if (!space) throw notFound('not_found', 'The space of this invitation no longer exists.');
+
+  const acceptedAt = nowIso();
+  let outcome = await acceptInvitationWrites(
+    invitation,
+    tokenHash,
+    user.id,
+    acceptedAt,
+    membershipJoinActions(space, user.id, acceptedAt),
+  );
+  // Joined meanwhile by another way: the invitation is still accepted (and used up), the membership kept as is.
+  if (outcome === 'already_member') {
+    outcome = await acceptInvitationWrites(invitation, tokenHash, user.id, acceptedAt, []);
+  }
+  if (outcome === 'used') throw invitationNotFound();
+  await notifyStaff(space, user);
+  return { message: `You have joined ${space.title}.`, space_id: space.id, status: 'accepted' };
+}
+
+/** `space_join` to the space's admins and moderators; a failure is logged, never undoes the join. */
+async function notifyStaff(space: SpaceItem, user: UserItem): Promise<void> {
+  try {
+    const staff = await findSpaceStaffIds(space.id);
+    await emitNotifications(staff, {
+      type: 'space_join',
+      actorId: user.id,
+      title: `${user.display_name} joined ${space.title}`,
+      message: `${user.display_name} accepted an invitation and joined the space "${space.title}".`,
+      actionUrl: `/spaces/${space.slug}`,
+      objectId: space.id,
+      objectType: 'space',
+    });
+  } catch (error) {
+    logger.error('could not notify the space staff of a join', { spaceId: space.id, error });
+  }
+}

@@ -1,0 +1,79 @@
+import { invitationKey, invitationTokenKey } from '../../db/keys/invitations.ts';
+import { getItem } from '../../db/reads.ts';
+import {
+  deleteAction,
+  putAction,
+  type TransactAction,
+  transactWriteIfConditionsHold,
+  updateAction,
+} from '../../db/transact.ts';
+import { type GuardRef, guardCommitUpdate } from './invitation-guard-repository.ts';
+import {
+  type InvitationItem,
+  InvitationItemSchema,
+  InvitationTokenItemSchema,
+  storedInvitation,
+  storedInvitationToken,
+} from './invitation-item.ts';
+
+/** Invitations, one method per access pattern (ACCESS_PATTERNS.md, "Invitations"). */
+
+/**
+ * Stores the invitation after its e-mail went out: the invitation, its token lookup (the token's hash) and the
+ * guard turned `sent`, in one transaction conditioned on our claim. False when the claim was lost (never while the
+ * request runs: the lease outlives the function's timeout).
+ */
+export async function commitInvitation(
+  invitation: InvitationItem,
+  tokenHash: string,
+  guard: GuardRef,
+  claimId: string,
+): Promise<boolean> {
+  const { key, update } = guardCommitUpdate(guard, claimId, invitation.id);
+  const outcome = await transactWriteIfConditionsHold([
+    putAction(storedInvitation(invitation), { ifAbsent: true }),
+    putAction(storedInvitationToken(tokenHash, invitation.id), { ifAbsent: true }),
+    updateAction(key, update),
+  ]);
+  return outcome.written;
+}
+
+/** The invitation a token opens (strongly consistent: an accepted one has lost its token). */
+export async function findInvitationByTokenHash(tokenHash: string): Promise<InvitationItem | undefined> {
+  const token = await getItem(invitationTokenKey(tokenHash), InvitationTokenItemSchema, { consistent: true });
+  if (!token) return undefined;
+  return getItem(invitationKey(token.invitation_id), InvitationItemSchema, { consistent: true });
+}
+
+/**
+ * Accepts in one transaction: the token is deleted (it works once), the invitation turns `accepted` (only from
+ * `pending`), and `joinActions` (the membership and its counters, first action a create-if-absent) are written.
+ * Answers `accepted`, `used` (the token or the pending state went first: a concurrent acceptance) or
+ * `already_member` (the membership exists: retried by the caller without it).
+ */
+export async function acceptInvitationWrites(
+  invitation: InvitationItem,
+  tokenHash: string,
+  userId: number,
+  acceptedAt: string,
+  joinActions: readonly TransactAction[],
+): Promise<'accepted' | 'used' | 'already_member'> {
+  const outcome = await transactWriteIfConditionsHold([
+    deleteAction(invitationTokenKey(tokenHash), { ConditionExpression: 'attribute_exists(pk)' }),
+    updateAction(invitationKey(invitation.id), {
+      UpdateExpression: 'SET #status = :accepted, accepted_by = :user, updated_at = :at',
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':accepted': 'accepted',
+        ':pending': 'pending',
+        ':user': userId,
+        ':at': acceptedAt,
+      },
+    }),
+    ...joinActions,
+  ]);
+  if (outcome.written) return 'accepted';
+  if (outcome.failed.includes(0) || outcome.failed.includes(1)) return 'used';
+  return 'already_member';
+}
