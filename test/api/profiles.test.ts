@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setUserStatus } from '../../shared/domain/users/index.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
-import { expectError, ISO, postFeed } from '../support/feeds.ts';
+import { createSpace, expectError, ISO, postFeed } from '../support/feeds.ts';
 import { getMyProfile, getProfile, type Json, updateMyProfile } from '../support/profiles.ts';
 
 /**
@@ -214,5 +214,28 @@ describe('total_points', () => {
     const removed = await api('DELETE', `/feeds/${feed.id}`, { as: author });
     expect(removed.status, removed.text).toBe(200);
     expect(await pointsOf(author)).toBe(0);
+  });
+});
+
+describe('PUT /profile/me display_name', () => {
+  it('re-lists the member under the new name in the space user search, and not under the old one', async () => {
+    const tag = `rn${Date.now().toString(36)}`;
+    const [renamed, spaceAdmin] = await Promise.all([
+      createTestUser({ displayName: `${tag}old Name` }),
+      createTestUser(),
+    ]);
+    const spaceId = await createSpace({ members: [[spaceAdmin, 'admin']] });
+    const found = async (search: string) => {
+      const response = await api<{ users: { data: { ID: number }[] } }>('GET', '/spaces/users/search', {
+        as: spaceAdmin,
+        query: { space_id: spaceId, search },
+      });
+      expect(response.status, response.text).toBe(200);
+      return response.body.users.data.map((user) => user.ID);
+    };
+    expect(await found(`${tag}old`)).toEqual([renamed.id]);
+    expect((await updateMyProfile(renamed, { display_name: `${tag}new Name` })).status).toBe(200);
+    expect(await found(`${tag}new`)).toEqual([renamed.id]);
+    expect(await found(`${tag}old`)).toEqual([]);
   });
 });
