@@ -10,6 +10,7 @@ import { INVITATION_ROUTES } from './routes/invitations.ts';
 import { COURSE_ROUTES } from './routes/courses.ts';
 import { MEDIA_ROUTES } from './routes/media.ts';
 import { MIGRATION_ROUTES } from './routes/migrations.ts';
+import { PROFILE_ROUTES } from './routes/profiles.ts';
 
 /**
  * The route and queue catalogue: the single list of every HTTP route and every queue. CDK (functions, routes,
@@ -31,6 +32,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...COURSE_ROUTES,
   ...MEDIA_ROUTES,
   ...MIGRATION_ROUTES,
+  ...PROFILE_ROUTES,
 ];
 
 export { FALLBACK_ROUTE, REFERENCE_SCRIPT_FILE } from './routes/platform.ts';

@@ -11,6 +11,8 @@ import * as invitations from './invitations.ts';
 import * as courses from './courses.ts';
 import * as media from './media.ts';
 import * as migrations from './migrations.ts';
+import * as profiles from './profiles.ts';
+import * as profileLists from './profile-lists.ts';
 
 /**
  * The contract registry: every operation of every contract module, by `operationId`. The OpenAPI generator and
@@ -32,6 +34,8 @@ const MODULES: readonly Readonly<Record<string, unknown>>[] = [
   courses,
   media,
   migrations,
+  profiles,
+  profileLists,
 ];
 
 export function isOperation(value: unknown): value is Operation {

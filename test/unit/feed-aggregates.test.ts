@@ -38,9 +38,10 @@ const flat = (aggregates: ReturnType<typeof feedAggregates>) =>
   );
 
 describe('feedAggregates', () => {
-  it('counts a published public feed for its author, space, the timeline and each topic', () => {
+  it('counts a published public feed for its author (and their points), space, the timeline and each topic', () => {
     expect(flat(feedAggregates(post()))).toEqual({
       'USER#4 STATS': { feeds_published: 1, 'feeds_published_space:7': 1, feeds_published_public: 1 },
+      'USER#4 USER': { total_points: 5 },
       'SPACE#7 STATS': { posts_count: 1 },
       'FEEDS STATS': { public: 1 },
       'TOPIC#1 FEEDSTATS': { '1.3|p7': 1 },
@@ -51,6 +52,7 @@ describe('feedAggregates', () => {
   it('counts a members-only feed by its space, a global feed under space 0', () => {
     expect(flat(feedAggregates(post({ space_visibility: 'members', topic_ids: [] })))).toEqual({
       'USER#4 STATS': { feeds_published: 1, 'feeds_published_space:7': 1, 'feeds_published_members:7': 1 },
+      'USER#4 USER': { total_points: 5 },
       'SPACE#7 STATS': { posts_count: 1 },
       'FEEDS STATS': { 'members:7': 1 },
     });

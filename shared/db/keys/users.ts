@@ -53,10 +53,20 @@ export const followKey = (followedId: number, followerId: number): ItemKey => ({
 /** The followers of a user, in follower-id order. */
 export const userFollowers = (followedId: number): Partition =>
   tablePartition(`USER#${followedId}`, 'FOLLOWER#');
+/** The same follow seen from the follower: the followed user in the follower's partition. */
+export const followingKey = (followerId: number, followedId: number): ItemKey => ({
+  pk: `USER#${followerId}`,
+  sk: `FOLLOWING#${pad(followedId)}`,
+});
+/** The users a user follows, in followed-id order. */
+export const userFollowings = (followerId: number): Partition =>
+  tablePartition(`USER#${followerId}`, 'FOLLOWING#');
 
 /**
  * Per-user counters, flat attributes moved with ADD in the transaction that changes the counted item:
  * `feeds_published`, `feeds_published_space:<spaceId>`, `comments_published`, `comments_published_space:<spaceId>`,
- * `media_total`, `media_type:<mime>`, `media_source:<object_source>`, `followers_count`, `followings_count`.
+ * `comments_published_public`, `comments_published_members:<spaceId>`, `media_total`, `media_type:<mime>`,
+ * `media_source:<object_source>`. `followers_count` and `followings_count` live on the user item itself (one read
+ * serves the profile and every member summary), moved with ADD in the follow's transaction.
  */
 export const userStatsKey = (userId: number): ItemKey => ({ pk: `USER#${userId}`, sk: 'STATS' });

@@ -6,7 +6,7 @@ import {
   postComments,
   postKey,
 } from '../../db/keys/feeds.ts';
-import { userStatsKey } from '../../db/keys/users.ts';
+import { userKey, userStatsKey } from '../../db/keys/users.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
 import { batchGetItems, getItem, queryItems } from '../../db/reads.ts';
 import {
@@ -27,11 +27,40 @@ export function findCommentById(commentId: number): Promise<CommentItem | undefi
   return getItem(commentKey(commentId), CommentItemSchema);
 }
 
-/** The author's counters one comment contributes to (only published comments are counted). */
-const commentCounts = (comment: Pick<CommentItem, 'status' | 'space_id'>): Record<string, number> =>
-  comment.status === 'published'
-    ? { comments_published: 1, [`comments_published_space:${comment.space_id ?? 0}`]: 1 }
-    : {};
+/** Many comments by id (BatchGetItem); unknown ids are absent. */
+export async function findCommentsByIds(commentIds: readonly number[]): Promise<Map<number, CommentItem>> {
+  if (commentIds.length === 0) return new Map();
+  const comments = await batchGetItems([...new Set(commentIds)].map(commentKey), CommentItemSchema);
+  return new Map(comments.map((comment) => [comment.id, comment]));
+}
+
+/**
+ * The author's counters one comment contributes to (only published comments are counted). Comments on feeds (not
+ * lessons) also count by who may see them, `comments_published_public` or `comments_published_members:<sid>`:
+ * the totals of the member's comment list on the profile (list-author-comments.ts).
+ */
+export const commentCounts = (
+  comment: Pick<CommentItem, 'status' | 'space_id' | 'space_visibility' | 'course_id'>,
+): Record<string, number> => {
+  if (comment.status !== 'published') return {};
+  const counts: Record<string, number> = {
+    comments_published: 1,
+    [`comments_published_space:${comment.space_id ?? 0}`]: 1,
+  };
+  if (comment.course_id === null) {
+    const scope =
+      comment.space_visibility === 'public'
+        ? 'comments_published_public'
+        : `comments_published_members:${comment.space_id ?? 0}`;
+    counts[scope] = 1;
+  }
+  return counts;
+};
+
+/** Points a published comment on a feed earns its author, on the user item (README "Profile scores"). */
+export const COMMENT_POINTS = 2;
+export const commentPoints = (comment: Pick<CommentItem, 'status' | 'course_id'>): number =>
+  comment.status === 'published' && comment.course_id === null ? COMMENT_POINTS : 0;
 
 /**
  * Creating a published comment: the comment (G1 author, G2 feed), the feed's `comments_count` (published comments)
@@ -54,6 +83,9 @@ export function commentCreationActions(comment: CommentItem): TransactAction[] {
       conditionCheckAction(commentKey(comment.parent_id), { ConditionExpression: 'attribute_exists(pk)' }),
     );
   }
+  // After the parent check, whose index (3) the caller reads.
+  const points = commentPoints(comment);
+  if (points > 0) actions.push(counterUpdate(userKey(comment.user_id), { total_points: points }));
   return actions;
 }
 
@@ -123,6 +155,10 @@ export async function deleteOrphanComments(comments: readonly CommentItem[]): Pr
       byAuthor.set(comment.user_id, deltas);
       for (const [name, amount] of Object.entries(commentCounts(comment))) deltas.add(name, -amount);
     }
+    const points = new Map<number, number>();
+    for (const comment of pending) {
+      points.set(comment.user_id, (points.get(comment.user_id) ?? 0) + commentPoints(comment));
+    }
     const actions: TransactAction[] = [
       ...pending.map((comment) =>
         deleteAction(commentKey(comment.id), { ConditionExpression: 'attribute_exists(pk)' }),
@@ -130,6 +166,9 @@ export async function deleteOrphanComments(comments: readonly CommentItem[]): Pr
       ...[...byAuthor]
         .filter(([, deltas]) => !deltas.isEmpty)
         .map(([userId, deltas]) => counterUpdate(userStatsKey(userId), deltas)),
+      ...[...points]
+        .filter(([, amount]) => amount > 0)
+        .map(([userId, amount]) => counterUpdate(userKey(userId), { total_points: -amount })),
     ];
     const outcome = await transactWriteIfConditionsHold(actions);
     if (outcome.written) return gone;

@@ -1,7 +1,7 @@
 import { CounterDeltas } from '../../db/counters.ts';
 import { feedStatsKey, topicFeedStatsKey } from '../../db/keys/feeds.ts';
 import { spaceStatsKey } from '../../db/keys/spaces.ts';
-import { userStatsKey } from '../../db/keys/users.ts';
+import { userKey, userStatsKey } from '../../db/keys/users.ts';
 import type { ItemKey } from '../../db/partition.ts';
 import { isListedFeed, type PostItem, topicSignature } from './post-item.ts';
 
@@ -14,11 +14,16 @@ import { isListedFeed, type PostItem, topicSignature } from './post-item.ts';
  *   `feeds_published_public` or `feeds_published_members:<sid>`; an unpublished feed counts `feeds_status:<s>`;
  * - the space's stats (`spaceStatsKey`): `posts_count` (published feeds of the space);
  * - the timeline stats (`feedStatsKey`): `public` (global feeds and public spaces) or `members:<sid>`;
- * - one counter per topic it carries (`topicFeedStatsKey`), named `<topic set>|<p|m><sid|0>` (see the key).
+ * - one counter per topic it carries (`topicFeedStatsKey`), named `<topic set>|<p|m><sid|0>` (see the key);
+ * - the author's `total_points` on the user item (`userKey`): FEED_POINTS while published (README "Profile
+ *   scores"), so every member summary shows it from the one item it reads.
  *
  * A topic's own `posts_count` belongs to the topics domain and moves through `topicPostsCountAction`.
  */
-export type FeedAggregateKind = 'user' | 'space' | 'timeline' | 'topic';
+export type FeedAggregateKind = 'user' | 'points' | 'space' | 'timeline' | 'topic';
+
+/** Points a published feed earns its author (README "Profile scores"). */
+export const FEED_POINTS = 5;
 
 export interface FeedAggregate {
   readonly kind: FeedAggregateKind;
@@ -67,6 +72,8 @@ export function feedAggregates(
       deltas: { [isPublic ? 'public' : `members:${spaceId}`]: 1 },
       identity: { entity: 'feed_stats' },
     },
+    // The user item exists before any of its feeds: nothing to create.
+    { kind: 'points', key: userKey(post.user_id), deltas: { total_points: FEED_POINTS }, identity: {} },
   ];
   if (post.space_id !== null) {
     aggregates.push({

@@ -1,6 +1,9 @@
 /** The feeds domain's public surface: what other domains may use (README, import rules). */
 export * from './comment-item.ts';
-export { type FeedAggregate, feedAggregates } from './feed-aggregates.ts';
+export { COMMENT_POINTS, commentCounts, commentPoints } from './comment-repository.ts';
+export { findVisibleContent } from './content-visibility.ts';
+export { FEED_POINTS, type FeedAggregate, feedAggregates } from './feed-aggregates.ts';
+export { type AuthorCommentPage, type AuthorCommentRow, listAuthorComments } from './list-author-comments.ts';
 export * from './post-item.ts';
 export { type CommentResponse, toCommentResponse, toCommentResponses } from './comment-mapper.ts';
 export {

@@ -1,4 +1,10 @@
 import * as v from 'valibot';
+import {
+  MEDIA_FILE_NAME_MAX_LENGTH,
+  MEDIA_MAX_BYTES,
+  MEDIA_OBJECT_SOURCES,
+  MEDIA_TYPES,
+} from '../../vocabulary/media.ts';
 import { NOTIFICATION_TYPES } from '../../vocabulary/notifications.ts';
 import { COMMUNITY_ROLES, HOST_ROLES, PROFILE_STATUSES, SPACE_ROLES } from '../../vocabulary/roles.ts';
 import { COURSE_TYPES, LESSON_STATUSES } from '../../vocabulary/courses.ts';
@@ -228,6 +234,19 @@ const NotificationSchema = v.strictObject({
   created_at: v.optional(timestamp),
 });
 
+/** A media record (issue 11 uploads them; the import lists existing files): `object_id` is an id or a file ref. */
+const MediaSchema = v.strictObject({
+  ref: v.optional(ref),
+  user: userRef,
+  file_name: v.pipe(v.string(), v.minLength(1), v.maxLength(MEDIA_FILE_NAME_MAX_LENGTH)),
+  file_type: v.picklist(MEDIA_TYPES),
+  file_size: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MEDIA_MAX_BYTES)),
+  object_source: v.optional(v.nullable(v.picklist(MEDIA_OBJECT_SOURCES)), null),
+  object_id: v.optional(v.nullable(v.union([ref, v.pipe(v.number(), v.integer(), v.minValue(1))])), null),
+  file_url: v.optional(absoluteUrlOrEmpty, ''),
+  created_at: v.optional(timestamp),
+});
+
 export const ImportFileSchema = v.strictObject({
   users: v.optional(v.array(UserSchema), []),
   spaces: v.optional(v.array(SpaceSchema), []),
@@ -236,6 +255,7 @@ export const ImportFileSchema = v.strictObject({
   feeds: v.optional(v.array(FeedSchema), []),
   comments: v.optional(v.array(CommentSchema), []),
   notifications: v.optional(v.array(NotificationSchema), []),
+  media: v.optional(v.array(MediaSchema), []),
 });
 
 export type ImportFile = v.InferOutput<typeof ImportFileSchema>;
@@ -249,3 +269,4 @@ export type ImportCompletion = ImportCourse['completions'][number];
 export type ImportFeed = ImportFile['feeds'][number];
 export type ImportComment = ImportFile['comments'][number];
 export type ImportNotification = ImportFile['notifications'][number];
+export type ImportMedia = ImportFile['media'][number];

@@ -3,6 +3,7 @@ export * from './space-item.ts';
 export { findSpaceStaffIds, membershipJoinActions } from './join-space.ts';
 export {
   findActiveMembershipSpaceIds,
+  findActiveMemberships,
   findMembership,
   findMembershipsOfUsers,
   findMemberships,

@@ -60,6 +60,18 @@ export async function findActiveMembershipSpaceIds(userId: number): Promise<numb
   return ids;
 }
 
+/**
+ * The active memberships of a user (Query of the sparse membership index, every page), in joining order: the
+ * profile's space list. O(the user's memberships).
+ */
+export async function findActiveMemberships(userId: number): Promise<MembershipItem[]> {
+  const found: MembershipItem[] = [];
+  for await (const batch of queryAll(userMemberships(userId), MembershipItemSchema, { pageSize: 500 })) {
+    found.push(...batch.filter((membership) => membership.status === 'active'));
+  }
+  return found;
+}
+
 /** Many users' memberships of one space in one BatchGetItem (who of the mentioned users may see a feed). */
 export async function findMembershipsOfUsers(
   spaceId: number,

@@ -1,7 +1,7 @@
 import { postKey } from '../../../db/keys/feeds.ts';
 import { spaceStatsKey } from '../../../db/keys/spaces.ts';
-import { userStatsKey } from '../../../db/keys/users.ts';
-import { type CommentItem, storedComment } from '../../feeds/index.ts';
+import { userKey, userStatsKey } from '../../../db/keys/users.ts';
+import { type CommentItem, commentCounts, commentPoints, storedComment } from '../../feeds/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
 import { ImportError, itemName } from '../import-error.ts';
 import type { PlannedCount } from '../import-plan.ts';
@@ -114,10 +114,11 @@ export function planComment(
   if (comment.status === 'published') {
     counts.push(
       { key: postKey(comment.postId), deltas: { comments_count: 1 } },
-      {
-        key: userStatsKey(comment.userId),
-        deltas: { comments_published: 1, [`comments_published_space:${post.space_id ?? 0}`]: 1 },
-      },
+      // The author's counters and points exactly as the comment write path moves them.
+      { key: userStatsKey(comment.userId), deltas: commentCounts(item) },
+      ...(commentPoints(item) > 0
+        ? [{ key: userKey(comment.userId), deltas: { total_points: commentPoints(item) } }]
+        : []),
     );
   }
   if (courseId !== null)

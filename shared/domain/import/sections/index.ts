@@ -1,6 +1,7 @@
 import { commentsSection } from './comments.ts';
 import { coursesSection } from './courses.ts';
 import { feedsSection } from './feeds.ts';
+import { mediaSection } from './media.ts';
 import { notificationsSection } from './notifications.ts';
 import { spacesSection } from './spaces.ts';
 import { topicsSection } from './topics.ts';
@@ -20,6 +21,7 @@ export const IMPORT_SECTIONS = [
   feedsSection,
   commentsSection,
   notificationsSection,
+  mediaSection,
 ] as const;
 
 type Section = (typeof IMPORT_SECTIONS)[number];

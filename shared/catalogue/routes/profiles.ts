@@ -1,0 +1,90 @@
+import type { CatalogueRoute } from './route.ts';
+
+/**
+ * Profiles and follows. Lists that page read the cursor key (the page reader seals a next-page cursor whenever
+ * more items follow); following emits `new_follower`, so it writes the table and sends to `mail`.
+ */
+const entry = (name: string) => `functions/http/profiles/${name}.ts`;
+
+export const PROFILE_ROUTES = [
+  {
+    operationId: 'getMyProfile',
+    method: 'GET',
+    path: '/profile/me',
+    access: 'authenticated',
+    entry: entry('get-my-profile'),
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'updateMyProfile',
+    method: 'PUT',
+    path: '/profile/me',
+    access: 'owner',
+    entry: entry('update-my-profile'),
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'getProfile',
+    method: 'GET',
+    path: '/profile/{username}',
+    access: 'authenticated',
+    entry: entry('get-profile'),
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'listProfileComments',
+    method: 'GET',
+    path: '/profile/{username}/comments',
+    access: 'authenticated',
+    entry: entry('list-profile-comments'),
+    grants: { table: 'read', secrets: ['cursorKey'] },
+  },
+  {
+    operationId: 'listProfileSpaces',
+    method: 'GET',
+    path: '/profile/{username}/spaces',
+    access: 'privacy_gated',
+    entry: entry('list-profile-spaces'),
+    grants: { table: 'read' },
+  },
+  {
+    operationId: 'listProfileMedia',
+    method: 'GET',
+    path: '/profile/{username}/media',
+    access: 'authenticated',
+    entry: entry('list-profile-media'),
+    grants: { table: 'read', secrets: ['cursorKey'] },
+  },
+  {
+    operationId: 'followMember',
+    method: 'POST',
+    path: '/profile/{username}/follow',
+    access: 'authenticated',
+    entry: entry('follow-member'),
+    grants: { table: 'readWrite', sendTo: ['mail'] },
+  },
+  {
+    operationId: 'unfollowMember',
+    method: 'DELETE',
+    path: '/profile/{username}/follow',
+    access: 'authenticated',
+    entry: entry('unfollow-member'),
+    grants: { table: 'readWrite' },
+  },
+  {
+    operationId: 'listFollowers',
+    method: 'GET',
+    path: '/profile/{username}/followers',
+    access: 'authenticated',
+    entry: entry('list-followers'),
+    grants: { table: 'read', secrets: ['cursorKey'] },
+  },
+  {
+    operationId: 'listFollowings',
+    method: 'GET',
+    path: '/profile/{username}/followings',
+    access: 'authenticated',
+    entry: entry('list-followings'),
+    grants: { table: 'read', secrets: ['cursorKey'] },
+  },
+] as const satisfies readonly CatalogueRoute[];

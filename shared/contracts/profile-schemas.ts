@@ -1,0 +1,100 @@
+/** Fields, shared schemas and documented errors of the profile contracts (profiles.ts, profile-lists.ts). */
+import * as v from 'valibot';
+import { integer, isoDateTime } from './fields.ts';
+import { named } from './openapi-metadata.ts';
+
+export const TAGS = ['Profiles'];
+
+/** The path `username` is checked by the use case, so a malformed one is `invalid_username`, not a param error. */
+export const usernameParams = v.object({
+  username: v.pipe(
+    v.string(),
+    v.description(
+      'Matched case-insensitively. Characters outside `[A-Za-z0-9_-]` or more than 100: 400 `invalid_username`.',
+    ),
+  ),
+});
+
+export const INVALID = {
+  status: 400,
+  code: 'rest_invalid_param',
+  description: 'A parameter is malformed, out of range or unknown; `data.params` names it.',
+} as const;
+export const INVALID_USERNAME = {
+  status: 400,
+  code: 'invalid_username',
+  description: 'The username holds characters outside `[A-Za-z0-9_-]` or is longer than 100.',
+} as const;
+export const USER_NOT_FOUND = {
+  status: 404,
+  code: 'user_not_found',
+  description: 'No user has this username.',
+} as const;
+export const NOT_ACTIVE = {
+  status: 403,
+  code: 'rest_forbidden',
+  description:
+    'The profile is not active ("This profile is not active."); community moderators still read it.',
+} as const;
+
+/** The scores' rules, stated once for every operation that shows them (README "Profile scores"). */
+export const SCORES_DESCRIPTION =
+  '`total_points` is maintained on write: 5 points per published feed and 2 per published comment on a feed the ' +
+  'member authored, moved in the same transaction as the content (deleting it takes them back); no read counts. ' +
+  '`compilation_score` is how complete the profile is, 0..100 in steps of 10, one step each for a display name ' +
+  'other than the username, first name, last name, bio, avatar, cover photo, website, location, a social link ' +
+  'and a verified profile.';
+
+const privateString = (what: string) =>
+  v.pipe(
+    v.nullable(v.string()),
+    v.description(`${what}; null unless the caller is the owner or a community moderator.`),
+  );
+const privateBoolean = (what: string) =>
+  v.pipe(
+    v.nullable(v.boolean()),
+    v.description(`${what}; null unless the caller is the owner or a community moderator.`),
+  );
+
+export const profileSchema = v.pipe(
+  v.object({
+    user_id: integer(),
+    username: v.string(),
+    display_name: v.string(),
+    first_name: privateString('First name'),
+    last_name: privateString('Last name'),
+    email: privateString('E-mail address'),
+    avatar: v.string(),
+    cover_photo: v.string(),
+    short_description: v.pipe(v.string(), v.description('The bio (Markdown).')),
+    short_description_rendered: v.pipe(v.string(), v.description('The bio as sanitized HTML.')),
+    location: v.string(),
+    website: v.string(),
+    social_links: v.pipe(v.record(v.string(), v.string()), v.description('Network → URL.')),
+    status: v.picklist(['active', 'suspended', 'banned']),
+    is_verified: integer(),
+    badge_slugs: v.array(v.string()),
+    total_points: integer(),
+    compilation_score: integer(),
+    followers_count: integer(),
+    followings_count: integer(),
+    created_at: isoDateTime(),
+    last_activity: isoDateTime(),
+    can_change_username: privateBoolean('Always false when shown (usernames are fixed)'),
+    can_change_email: privateBoolean('Always false when shown (no e-mail change through the API)'),
+    canViewUserSpaces: v.pipe(
+      v.boolean(),
+      v.description('Whether the caller may list this member’s spaces under `user_space_visibility`.'),
+    ),
+    profile_navs: v.array(
+      v.object({
+        slug: v.string(),
+        title: v.string(),
+        url: v.string(),
+        route: v.object({ name: v.string() }),
+      }),
+    ),
+    profile_nav_actions: v.array(v.never()),
+  }),
+  named('Profile'),
+);

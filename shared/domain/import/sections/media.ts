@@ -1,0 +1,76 @@
+import { userStatsKey } from '../../../db/keys/users.ts';
+import { type MediaItem, mediaCounts, storedMedia } from '../../media/index.ts';
+import { ImportError, itemName } from '../import-error.ts';
+import type { RefKind } from '../reference-scope.ts';
+import { defineSection } from './section.ts';
+
+/** What a string `object_id` names, by `object_source`: a feed, comment or space of the file, or a user. */
+const OBJECT_KINDS: Record<string, RefKind> = {
+  feed: 'feed',
+  comment: 'comment',
+  space: 'space',
+  profile: 'user',
+};
+
+/**
+ * `media`: records of files already stored elsewhere (the upload path of the media domain makes real ones), laid
+ * out by `storedMedia` (active, so listed in the uploader's three media partitions) and counted on the uploader's
+ * stats with `mediaCounts` in the same unit, exactly as an upload's completion counts them. No object is in the
+ * bucket for them (`s3_key` empty); `file_url` is what the file gives, or empty.
+ */
+export const mediaSection = defineSection({
+  name: 'media',
+
+  resolve(media, scope) {
+    media.forEach((record, i) => {
+      const where = itemName('media', i, record.ref);
+      scope.user(record.user, `${where}: user`);
+      if (typeof record.object_id !== 'string') return;
+      const kind = record.object_source === null ? undefined : OBJECT_KINDS[record.object_source];
+      if (kind === undefined) throw new ImportError(`${where}: object_id: a ref needs an object_source`);
+      if (kind === 'user') scope.user(record.object_id, `${where}: object_id`);
+      else scope.require(kind, record.object_id, `${where}: object_id`, record.object_source ?? kind);
+    });
+  },
+
+  ids: (media) => (media.length > 0 ? { media: media.length } : {}),
+
+  build(media, context) {
+    const output: Record<string, number> = {};
+    media.forEach((record, i) => {
+      const id = context.takeId('media');
+      const createdAt = record.created_at ?? context.now;
+      const objectId = record.object_id;
+      const item: MediaItem = {
+        id,
+        user_id: context.userId(record.user),
+        file_name: record.file_name,
+        file_type: record.file_type,
+        file_size: record.file_size,
+        s3_key: '',
+        thumbnail_key: null,
+        file_url: record.file_url,
+        thumbnail_url: null,
+        width: null,
+        height: null,
+        object_source: record.object_source,
+        object_id:
+          typeof objectId !== 'string'
+            ? objectId
+            : record.object_source === 'profile'
+              ? context.userId(objectId)
+              : context.idOf(OBJECT_KINDS[record.object_source ?? ''] as RefKind, objectId),
+        status: 'active',
+        created_at: createdAt,
+        updated_at: createdAt,
+      };
+      context.plan.unit(
+        itemName('media', i, record.ref),
+        [storedMedia(item)],
+        [{ key: userStatsKey(item.user_id), deltas: mediaCounts(item) }],
+      );
+      if (record.ref !== undefined) output[record.ref] = id;
+    });
+    return output;
+  },
+});

@@ -1,0 +1,72 @@
+import { userKey, userSearchKey } from '../../db/keys/users.ts';
+import { putAction, transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
+import { findUserById, storedSearchEntries, type UserItem } from '../users/index.ts';
+
+/**
+ * Profiles, one function per access pattern (ACCESS_PATTERNS.md, "Profiles"): a member's user item (profile
+ * fields, follow counters and `total_points` are all on it), and the update of the profile fields.
+ */
+
+export interface ProfileRecord {
+  readonly user: UserItem;
+}
+
+/** The user item (one GetItem); undefined when there is no such user. */
+export async function findProfileRecord(userId: number): Promise<ProfileRecord | undefined> {
+  const user = await findUserById(userId);
+  return user === undefined ? undefined : { user };
+}
+
+/** The profile fields `PUT /profile/me` may change. */
+export type ProfileFields = Partial<
+  Pick<
+    UserItem,
+    | 'display_name'
+    | 'first_name'
+    | 'last_name'
+    | 'short_description'
+    | 'short_description_rendered'
+    | 'location'
+    | 'website'
+    | 'avatar'
+    | 'cover_photo'
+    | 'social_links'
+  >
+>;
+
+/**
+ * Sets the given fields and `updated_at` in one conditional update (the user must exist): all or nothing, so a
+ * refused request changes nothing. Answers false when the user is gone.
+ */
+export async function updateProfileFields(
+  user: UserItem,
+  fields: ProfileFields,
+  updatedAt: string,
+): Promise<boolean> {
+  const userId = user.id;
+  const entries = Object.entries({ ...fields, updated_at: updatedAt });
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = entries.map(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    return `#f${index} = :f${index}`;
+  });
+  // A new display name re-lists the user under it in the space user search (its `name` entry), in the same TWI.
+  const renamed = fields.display_name !== undefined && fields.display_name !== user.display_name;
+  const nameEntry = renamed
+    ? storedSearchEntries({ ...user, display_name: fields.display_name ?? user.display_name }).find(
+        (entry) => entry.sk === userSearchKey(userId, 'name').sk,
+      )
+    : undefined;
+  const outcome = await transactWriteIfConditionsHold([
+    updateAction(userKey(userId), {
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+    ...(nameEntry === undefined ? [] : [putAction(nameEntry)]),
+  ]);
+  return outcome.written;
+}
