@@ -13,7 +13,11 @@ import { usernameGuardKey } from '../../shared/db/keys/users.ts';
 import type { ItemKey } from '../../shared/db/partition.ts';
 import { authenticate } from '../../shared/domain/auth/authenticate.ts';
 import { findNotificationById } from '../../shared/domain/notifications/notification-repository.ts';
-import { getSettings } from '../../shared/domain/settings/settings-repository.ts';
+import {
+  GENERAL_SETTINGS_DEFAULTS,
+  PRIVACY_SETTINGS_DEFAULTS,
+} from '../../shared/domain/settings/settings-defaults.ts';
+import { getSettings, putSetting } from '../../shared/domain/settings/settings-repository.ts';
 import type { ImportIdMap } from '../../shared/domain/import/build-import-plan.ts';
 import { cli, cliJson as json } from '../support/cli.ts';
 
@@ -117,29 +121,37 @@ describe('token:create', () => {
 });
 
 describe('settings:set', () => {
+  // This file runs beside the API tests (same stack), so it sets only keys no API test depends on
+  // (`logged_in` lets every signed-in caller through, as the default does) and puts the defaults back.
   it('sets general and privacy settings, typed by the key', async () => {
-    expect(json(await cli('settings:set', 'disable_global_posts', 'yes'))).toEqual({
-      key: 'disable_global_posts',
-      value: 'yes',
-    });
-    expect(json(await cli('settings:set', 'site_title', 'My site'))).toEqual({
-      key: 'site_title',
-      value: 'My site',
-    });
-    expect(json(await cli('settings:set', 'users_can_register', 'true'))).toEqual({
-      key: 'users_can_register',
-      value: true,
-    });
-    expect(json(await cli('settings:set', 'privacy.user_space_visibility', 'admin_only'))).toEqual({
-      key: 'privacy.user_space_visibility',
-      value: 'admin_only',
-    });
-    expect(await getSettings('general')).toMatchObject({
-      disable_global_posts: 'yes',
-      site_title: 'My site',
-      users_can_register: true,
-    });
-    expect(await getSettings('privacy')).toMatchObject({ user_space_visibility: 'admin_only' });
+    try {
+      expect(json(await cli('settings:set', 'explicit_registration', 'yes'))).toEqual({
+        key: 'explicit_registration',
+        value: 'yes',
+      });
+      expect(json(await cli('settings:set', 'site_title', 'My site'))).toEqual({
+        key: 'site_title',
+        value: 'My site',
+      });
+      expect(json(await cli('settings:set', 'users_can_register', 'true'))).toEqual({
+        key: 'users_can_register',
+        value: true,
+      });
+      expect(json(await cli('settings:set', 'privacy.user_space_visibility', 'logged_in'))).toEqual({
+        key: 'privacy.user_space_visibility',
+        value: 'logged_in',
+      });
+      expect(await getSettings('general')).toMatchObject({
+        explicit_registration: 'yes',
+        site_title: 'My site',
+        users_can_register: true,
+      });
+      expect(await getSettings('privacy')).toMatchObject({ user_space_visibility: 'logged_in' });
+    } finally {
+      for (const key of ['explicit_registration', 'site_title', 'users_can_register'] as const)
+        await putSetting('general', key, GENERAL_SETTINGS_DEFAULTS[key]);
+      await putSetting('privacy', 'user_space_visibility', PRIVACY_SETTINGS_DEFAULTS.user_space_visibility);
+    }
   });
 
   it('refuses an unknown key or an invalid value', async () => {

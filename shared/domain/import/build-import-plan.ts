@@ -5,7 +5,7 @@ import { normalizeUsername } from '../users/index.ts';
 import { ImportPlan } from './import-plan.ts';
 import type { ImportFile } from './import-schema.ts';
 import type { RefKind } from './reference-scope.ts';
-import { IMPORT_SECTIONS, type ImportIdMap } from './sections/index.ts';
+import { EXTENSION_SECTIONS, IMPORT_SECTIONS, type ImportIdMap } from './sections/index.ts';
 import type { BuildContext, SectionName } from './sections/section.ts';
 
 export type { ImportIdMap };
@@ -79,6 +79,8 @@ export function buildImportPlan(
   };
   const output: Record<string, unknown> = {};
   for (const section of IMPORT_SECTIONS) {
+    const items = file[section.name] as readonly unknown[];
+    if (EXTENSION_SECTIONS.includes(section.name) && items.length === 0) continue;
     output[section.name] = section.build(
       file[section.name] as never,
       context,

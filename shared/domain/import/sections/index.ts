@@ -26,5 +26,13 @@ export const IMPORT_SECTIONS = [
 
 type Section = (typeof IMPORT_SECTIONS)[number];
 
+/**
+ * Sections this project adds beyond spec/operator-cli.md: their part of the id map is printed only when the file
+ * has items for them, so a file written to the spec prints exactly the spec's output.
+ */
+export const EXTENSION_SECTIONS: readonly Section['name'][] = ['media'];
+
+type FullIdMap = { [S in Section as S['name']]: ReturnType<S['build']> };
+
 /** The command's output (spec/operator-cli.md "Output"): each section's part under its name. */
-export type ImportIdMap = { [S in Section as S['name']]: ReturnType<S['build']> };
+export type ImportIdMap = Omit<FullIdMap, 'media'> & Partial<Pick<FullIdMap, 'media'>>;
