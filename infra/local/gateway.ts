@@ -46,7 +46,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const timeoutMs = options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS;
   const corsOrigins = (options.corsOrigins ?? '*').split(',').map((origin) => origin.trim());
 
-  const server = createServer((request, response) => {
+  // Node refuses request heads over 16 KB before any handler runs, with a bodyless 431; a long query value (a
+  // percent-encoded URL to embed) must instead reach the function and get the contract's 400.
+  const server = createServer({ maxHeaderSize: 64 * 1024 }, (request, response) => {
     handle(request, response).catch((error: unknown) => {
       process.stderr.write(`gateway error: ${error instanceof Error ? error.stack : String(error)}\n`);
       if (!response.headersSent) send(response, 500, { message: 'Internal Server Error' });

@@ -31,7 +31,7 @@ import { importQuizCourse } from '../support/quiz-course.ts';
  *   other routes use to reach their "found" branches. The callers are fresh users, so deleting their data (their
  *   notifications, their feed) harms nothing else.
  * - Multipart routes (uploads) get garbage parts, boundaries and JSON in place of a form, not generated files:
- *   the document gives only the form's media type, and a valid upload is the upload tests' business.
+ *   a valid file upload is the upload tests' business; their JSON (presigned) form is fuzzed like any JSON body.
  * - `unsubscribeFromDigest` takes a server-signed token: fuzzed like the rest, but exempt from the check that
  *   some generated value got past validation (see SIGNED_INPUT).
  * - The catalogue must be fully documented: a route missing from the served document fails the first test.

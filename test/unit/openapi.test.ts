@@ -251,11 +251,19 @@ describe('OpenAPI generator', () => {
     expect(post.requestBody.required).toBe(false);
   });
 
-  it('documents multipart bodies as form data, without rest_invalid_json', () => {
+  it('documents multipart bodies as form data and, without their files, as JSON (with JSON refusals)', () => {
     const post = op('/media/upload', 'post');
-    expect(Object.keys(post.requestBody.content)).toEqual(['multipart/form-data']);
-    expect(codes(post, 400)).toEqual(['rest_missing_callback_param', 'rest_invalid_param']);
-    expect(post.responses).not.toHaveProperty('415');
+    expect(Object.keys(post.requestBody.content)).toEqual(['multipart/form-data', 'application/json']);
+    const json = post.requestBody.content['application/json'].schema;
+    expect(
+      Object.values(json.properties ?? {}).some((property) => (property as Json).format === 'binary'),
+    ).toBe(false);
+    expect(codes(post, 400)).toEqual([
+      'rest_missing_callback_param',
+      'rest_invalid_param',
+      'rest_invalid_json',
+    ]);
+    expect(codes(post, 415)).toEqual(['rest_unsupported_media_type']);
   });
 
   it('public routes have no security and no automatic 400/401/403', () => {
@@ -455,7 +463,7 @@ describe('the real document', () => {
     for (const entry of ROUTES) {
       const contract = CONTRACTS[entry.operationId];
       const operation = real.paths[entry.path][entry.method.toLowerCase()];
-      const json = contract?.body !== undefined && contract.bodyKind !== 'multipart';
+      const json = contract?.body !== undefined;
       expect(operation.responses['415']?.['x-error-codes'], entry.operationId).toEqual(
         json ? ['rest_unsupported_media_type'] : undefined,
       );

@@ -124,7 +124,8 @@ function describeOperation(
 ): JsonObject {
   const prefix = operation.operationId;
   const authenticated = route.access !== 'public';
-  const jsonBody = operation.body !== undefined && operation.bodyKind !== 'multipart';
+  // Multipart operations take their fields as JSON too (see request.ts), so JSON's refusals apply to them as well.
+  const jsonBody = operation.body !== undefined;
   const hasInputs =
     operation.params !== undefined || operation.query !== undefined || operation.body !== undefined;
 

@@ -44,11 +44,22 @@ export function requestBodyOf(
   prefix: string,
 ): JsonObject {
   const schema = operation.body ? toSchema(operation.body, schemas, `${prefix}_body`) : { type: 'object' };
-  const mediaType = operation.bodyKind === 'multipart' ? 'multipart/form-data' : 'application/json';
+  if (operation.bodyKind !== 'multipart')
+    return { required: hasRequired(schema), content: { 'application/json': { schema } } };
+  // A multipart operation also takes its fields as JSON, without the file (the presigned path of uploads).
   return {
-    required: hasRequired(schema) || operation.bodyKind === 'multipart',
-    content: { [mediaType]: { schema } },
+    required: true,
+    content: { 'multipart/form-data': { schema }, 'application/json': { schema: withoutFileFields(schema) } },
   };
+}
+
+/** The schema's object with its binary (file) properties left out. */
+function withoutFileFields(schema: JsonObject): JsonObject {
+  const properties = (schema.properties ?? {}) as Record<string, JsonObject>;
+  const kept = Object.entries(properties).filter(([, property]) => property.format !== 'binary');
+  const names = new Set(kept.map(([name]) => name));
+  const required = ((schema.required ?? []) as string[]).filter((name) => names.has(name));
+  return { ...schema, properties: Object.fromEntries(kept), required };
 }
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -136,30 +136,32 @@ function bodyArbitrary(method: string, operation: Schema, context: SchemaContext
         fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', ''),
       )
       .map(([value, contentType]): Body => ({ body: jsonText(value), contentType }));
-    return fc.oneof(
+    const jsonBodies = fc.oneof(
       { arbitrary: json, weight: 8 },
       { arbitrary: polluted, weight: 1 },
       { arbitrary: malformed, weight: 2 },
       { arbitrary: otherType, weight: 1 },
       { arbitrary: none, weight: 1 },
     );
+    return content['multipart/form-data'] ? fc.oneof(jsonBodies, garbageForms()) : jsonBodies;
   }
-  if (content['multipart/form-data']) {
-    // A multipart route (media uploads): garbage parts and boundaries; the handler must refuse them cleanly.
-    const garbage = fc
-      .tuple(
-        fc.string({ maxLength: 200 }),
-        fc.constantFrom(
-          'multipart/form-data',
-          'multipart/form-data; boundary=x',
-          'multipart/form-data; boundary=',
-        ),
-      )
-      .map(([body, contentType]): Body => ({ body: `--x\r\n${body}\r\n--x--\r\n`, contentType }));
-    return fc.oneof(garbage, malformed, none);
-  }
+  if (content['multipart/form-data']) return fc.oneof(garbageForms(), malformed, none);
   // No body declared: sending one anyway must change nothing.
   return fc.oneof({ arbitrary: none, weight: 8 }, { arbitrary: malformed, weight: 1 });
+}
+
+/** Garbage multipart parts and boundaries (media uploads): the handler must refuse them cleanly. */
+function garbageForms(): fc.Arbitrary<Body> {
+  return fc
+    .tuple(
+      fc.string({ maxLength: 200 }),
+      fc.constantFrom(
+        'multipart/form-data',
+        'multipart/form-data; boundary=x',
+        'multipart/form-data; boundary=',
+      ),
+    )
+    .map(([body, contentType]): Body => ({ body: `--x\r\n${body}\r\n--x--\r\n`, contentType }));
 }
 
 /** Requests for one operation: `template` is the catalogued path (`/feeds/{feed_id}`). */
