@@ -6,6 +6,7 @@ import { cursorQuery, idParam, integer, pageQuery, perPageQuery, sqlDateTime } f
 import { named } from './openapi-metadata.ts';
 import { defineOperation } from './operation.ts';
 import { hostUserSummarySchema } from './members.ts';
+import { spaceCoreEntries } from './space-fields.ts';
 
 /**
  * Course administration and lesson progress: contract "Course administration", decisions.md "Invitations, course
@@ -82,17 +83,7 @@ const courseSettingsSchema = v.object({
 
 const adminCourseSchema = v.pipe(
   v.object({
-    id: integer(),
-    title: v.string(),
-    slug: v.string(),
-    description: v.string(),
-    logo: v.string(),
-    cover_photo: v.string(),
-    created_by: integer(),
-    parent_id: v.nullable(integer()),
-    privacy: v.string(),
-    serial: integer(),
-    status: v.string(),
+    ...spaceCoreEntries,
     type: v.literal('course'),
     course_type: v.string(),
     created_at: sqlDateTime(),

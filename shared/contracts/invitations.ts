@@ -3,6 +3,7 @@ import { integer, sqlDateTime } from './fields.ts';
 import { documentedAs, named } from './openapi-metadata.ts';
 import { defineOperation } from './operation.ts';
 import { hostUserSummarySchema } from './members.ts';
+import { spaceCoreEntries } from './space-fields.ts';
 
 /**
  * Invitations of e-mail addresses into spaces (contract "Invitations", decisions.md). Timestamps in these
@@ -50,18 +51,7 @@ const invitationSpaceSettingsSchema = v.object({
 
 const invitationSpaceSchema = v.pipe(
   v.object({
-    id: integer(),
-    title: v.string(),
-    slug: v.string(),
-    description: v.string(),
-    logo: v.string(),
-    cover_photo: v.string(),
-    created_by: integer(),
-    parent_id: v.nullable(integer()),
-    privacy: v.picklist(['public', 'private', 'secret']),
-    serial: integer(),
-    status: v.picklist(['published', 'draft', 'archived']),
-    type: v.picklist(['community', 'course']),
+    ...spaceCoreEntries,
     created_at: sqlDateTime(),
     updated_at: sqlDateTime(),
     settings: invitationSpaceSettingsSchema,

@@ -14,6 +14,7 @@ import {
   USER_NOT_FOUND,
   usernameParams,
 } from './profile-schemas.ts';
+import { spaceCoreEntries } from './space-fields.ts';
 
 // ---- Comments ------------------------------------------------------------------------------------------------------
 
@@ -58,18 +59,7 @@ export const listProfileComments = defineOperation({
 const yesNo = v.string();
 const profileSpaceSchema = v.pipe(
   v.object({
-    id: integer(),
-    title: v.string(),
-    slug: v.string(),
-    description: v.string(),
-    logo: v.string(),
-    cover_photo: v.string(),
-    created_by: integer(),
-    parent_id: v.nullable(integer()),
-    privacy: v.picklist(['public', 'private', 'secret']),
-    serial: integer(),
-    status: v.string(),
-    type: v.string(),
+    ...spaceCoreEntries,
     created_at: isoDateTime(),
     updated_at: isoDateTime(),
     settings: v.object({

@@ -1,5 +1,5 @@
 import { toSqlDateTime } from '../dates.ts';
-import type { SpaceItem } from '../spaces/index.ts';
+import { type SpaceItem, toSpaceCore } from '../spaces/index.ts';
 import type { HostUserSummary } from '../users/index.ts';
 import { type CourseSettings, type CourseStats, DEFAULT_COURSE_SETTINGS } from './course-item.ts';
 
@@ -21,17 +21,7 @@ export function toAdminCourse(course: SpaceItem, stats: CourseStats, owner: Host
     ...(course.settings as Partial<CourseSettings>),
   };
   return {
-    id: course.id,
-    title: course.title,
-    slug: course.slug,
-    description: course.description,
-    logo: course.logo,
-    cover_photo: course.cover_photo,
-    created_by: course.created_by,
-    parent_id: course.parent_id,
-    privacy: course.privacy,
-    serial: course.serial,
-    status: course.status,
+    ...toSpaceCore(course),
     type: 'course' as const,
     course_type: course.course_type ?? settings.course_type,
     created_at: toSqlDateTime(course.created_at),

@@ -1,6 +1,6 @@
 import { env } from '../../config/env.ts';
 import { toSqlDateTime } from '../dates.ts';
-import { DEFAULT_SPACE_SETTINGS, type SpaceItem, type SpaceSettings } from '../spaces/index.ts';
+import { DEFAULT_SPACE_SETTINGS, type SpaceItem, type SpaceSettings, toSpaceCore } from '../spaces/index.ts';
 import { toHostUserSummary, toMemberSummary, type UserItem } from '../users/index.ts';
 import type { InvitationItem } from './invitation-item.ts';
 
@@ -38,18 +38,7 @@ function toInvitationSpace(space: SpaceItem) {
     ]),
   ) as unknown as SpaceSettings;
   return {
-    id: space.id,
-    title: space.title,
-    slug: space.slug,
-    description: space.description,
-    logo: space.logo,
-    cover_photo: space.cover_photo,
-    created_by: space.created_by,
-    parent_id: space.parent_id,
-    privacy: space.privacy,
-    serial: space.serial,
-    status: space.status,
-    type: space.type,
+    ...toSpaceCore(space),
     created_at: toSqlDateTime(space.created_at),
     updated_at: toSqlDateTime(space.updated_at),
     settings,

@@ -3,8 +3,9 @@ import {
   DEFAULT_SPACE_SETTINGS,
   type MembershipItem,
   type SpaceItem,
-  type SpacePrivacy,
   type SpaceSettings,
+  type SpaceCore,
+  toSpaceCore,
 } from '../spaces/index.ts';
 
 /** The contract's space `settings` keys (community-api.md "Space"; `show_fetured_image` spelled so). */
@@ -38,19 +39,7 @@ export type ProfileSpaceSettings = Omit<Pick<SpaceSettings, SettingsKey>, 'links
   links: ProfileSpaceLink[];
 };
 
-export interface ProfileSpaceResponse {
-  id: number;
-  title: string;
-  slug: string;
-  description: string;
-  logo: string;
-  cover_photo: string;
-  created_by: number;
-  parent_id: number | null;
-  privacy: SpacePrivacy;
-  serial: number;
-  status: string;
-  type: string;
+export interface ProfileSpaceResponse extends SpaceCore {
   created_at: string;
   updated_at: string;
   settings: ProfileSpaceSettings;
@@ -84,18 +73,7 @@ export function toProfileSpace(
   for (const key of SETTINGS_KEYS) settings[key] = stored[key] ?? DEFAULT_SPACE_SETTINGS[key];
   const links = Array.isArray(stored.links) ? stored.links.map(toLink) : [];
   return {
-    id: space.id,
-    title: space.title,
-    slug: space.slug,
-    description: space.description,
-    logo: space.logo,
-    cover_photo: space.cover_photo,
-    created_by: space.created_by,
-    parent_id: space.parent_id,
-    privacy: space.privacy,
-    serial: space.serial,
-    status: space.status,
-    type: space.type,
+    ...toSpaceCore(space),
     created_at: toIsoDateTime(space.created_at),
     updated_at: toIsoDateTime(space.updated_at),
     settings: { ...(settings as Omit<ProfileSpaceSettings, 'links'>), links },

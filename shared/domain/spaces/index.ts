@@ -12,3 +12,4 @@ export {
   findSpaceWithMembership,
   findSpacesByIds,
 } from './space-repository.ts';
+export { type SpaceCore, toSpaceCore } from './space-mapper.ts';
