@@ -5,6 +5,7 @@ import * as notifications from './notifications.ts';
 import * as platform from './platform.ts';
 import * as topics from './topics.ts';
 import * as quizzes from './quizzes.ts';
+import * as quizResults from './quiz-results.ts';
 import * as settings from './settings.ts';
 import * as spaces from './spaces.ts';
 import * as invitations from './invitations.ts';
@@ -28,6 +29,7 @@ const MODULES: readonly Readonly<Record<string, unknown>>[] = [
   feeds,
   feedComments,
   quizzes,
+  quizResults,
   settings,
   spaces,
   invitations,

@@ -1,4 +1,4 @@
-import { gradeQuizResult as contract } from '../../../shared/contracts/quizzes.ts';
+import { gradeQuizResult as contract } from '../../../shared/contracts/quiz-results.ts';
 import { gradeQuizResult } from '../../../shared/domain/quizzes/grade-quiz-result.ts';
 import { httpHandler } from '../../../shared/http/handler.ts';
 

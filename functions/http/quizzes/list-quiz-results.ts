@@ -1,4 +1,4 @@
-import { listQuizResults as contract } from '../../../shared/contracts/quizzes.ts';
+import { listQuizResults as contract } from '../../../shared/contracts/quiz-results.ts';
 import { listQuizResults } from '../../../shared/domain/quizzes/list-quiz-results.ts';
 import { httpHandler } from '../../../shared/http/handler.ts';
 import { withPaginationBlockA } from '../../../shared/http/paginator.ts';

@@ -1,0 +1,69 @@
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { AppError } from '../errors/app-error.ts';
+
+/** The part of a middy request the body parsers read and rewrite. */
+type BodyRequest = {
+  event: { body?: string | null; headers?: Record<string, string | undefined>; isBase64Encoded: boolean };
+};
+
+/**
+ * Parses a form body into fields and files, or answers `undefined` for a body that is not a form (parsed as JSON
+ * then). Only shared/http/form-handler.ts supplies one: the multipart parser reaches only form-taking bundles.
+ */
+export type FormParser = (event: {
+  body: string;
+  isBase64Encoded: boolean;
+  contentType: string;
+}) => Promise<Record<string, unknown> | undefined>;
+
+/** `application/json`, or a `+json` type (`application/merge-patch+json`), with any parameters. */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+export function jsonBodyParser() {
+  const parser = httpJsonBodyParser({ disableContentTypeCheck: true });
+  return {
+    before: async function parseJsonBody(request: BodyRequest) {
+      const body = request.event.body;
+      // No body at all: validation then reports the missing required fields by name.
+      if (body === undefined || body === null || body === '') {
+        (request.event as { body?: unknown }).body = undefined;
+        return;
+      }
+      // A body in another media type is refused rather than guessed at (a form post is not JSON).
+      if (!JSON_MEDIA_TYPE.test(request.event.headers?.['content-type'] ?? '')) {
+        throw new AppError(
+          'rest_unsupported_media_type',
+          415,
+          'The request body must be JSON, sent with Content-Type: application/json.',
+        );
+      }
+      try {
+        await parser.before?.(request as never);
+      } catch {
+        throw new AppError('rest_invalid_json', 400, 'Invalid JSON body passed.');
+      }
+    },
+  };
+}
+
+/**
+ * Multipart operations take a form body (fields and file parts, from the form parser) or, for clients that send no
+ * file through the API, a JSON body; both are then validated by the contract.
+ */
+export function formOrJsonBodyParser(formParser: FormParser) {
+  const json = jsonBodyParser();
+  return {
+    before: async function parseFormOrJsonBody(request: BodyRequest) {
+      const { event } = request;
+      const contentType = event.headers?.['content-type'] ?? '';
+      const form = event.body
+        ? await formParser({ body: event.body, isBase64Encoded: event.isBase64Encoded, contentType })
+        : undefined;
+      if (form) {
+        (event as { body?: unknown }).body = form;
+        return;
+      }
+      await json.before(request);
+    },
+  };
+}
