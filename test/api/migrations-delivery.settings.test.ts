@@ -4,6 +4,7 @@ import { countedItems, counterOf } from '../../shared/domain/migrations/run-item
 import { completedMigration } from '../../shared/domain/migrations/migration-mapper.ts';
 import type { Caller } from '../../shared/domain/auth/index.ts';
 import { createTestUser } from '../support/api.ts';
+import { expectAggregatesExact } from '../support/migration-aggregates.ts';
 import { drive, usePrivateMigrationQueue } from '../support/migration-driver.ts';
 import { dropTestSource, expectedResults, loadTestSource } from '../support/migrations.ts';
 
@@ -11,7 +12,8 @@ import { dropTestSource, expectedResults, loadTestSource } from '../support/migr
  * Exactly-once counting under SQS's at-least-once delivery: a run whose every message is delivered twice at once,
  * and a run where a worker is killed mid-chunk (after some feeds were written, before the chunk was counted) and
  * the chunk is delivered again, both end with the exact counts of the mapping rules and no duplicate. Each run
- * migrates its own data set (ids shifted), so both create rather than skip. The messages go to a private queue this
+ * migrates its own data set (ids shifted), so both create rather than skip; both also check that every feed's
+ * `comments_count` and every space's `posts_count` and `members_count` moved exactly once. The messages go to a private queue this
  * file delivers itself (test/support/migration-driver.ts).
  */
 const SIZE = { groups: 6, members: 30, activities: 160, seed: 11 };
@@ -46,6 +48,7 @@ describe('exactly-once counting', () => {
     const { run } = await drive(queue, { twice: true });
     expect(run?.status).toBe('completed');
     expect(completedMigration(run!).results).toEqual(expectedResults(fixture));
+    await expectAggregatesExact(fixture);
     // Every chunk counted once: the chunk counters equal the planned chunks.
     for (const phase of ['groups', 'members', 'activities'])
       expect(counterOf(run!, `chunks_done_${phase}`)).toBe(counterOf(run!, `chunks_total_${phase}`));
@@ -68,5 +71,6 @@ describe('exactly-once counting', () => {
     expect(killed).toEqual([9]);
     expect(run?.status).toBe('completed');
     expect(completedMigration(run!).results).toEqual(expectedResults(fixture));
+    await expectAggregatesExact(fixture);
   }, 240_000);
 });

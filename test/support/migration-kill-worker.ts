@@ -1,7 +1,7 @@
 /**
  * A migration worker that dies mid-chunk: it processes the message given as argv[2] and SIGKILLs itself right
- * after the first transaction that wrote feeds has committed (so some rows are written, the chunk's marker and
- * counts are not). The environment is the test stack's, with the test's private queue.
+ * after the first BatchWriteItem that wrote feeds has been answered (so some of the chunk's items are written,
+ * others and the chunk's marker, counts and aggregates are not). The environment is the test stack's, with the test's private queue.
  */
 import { db } from '../../shared/db/client.ts';
 import { processMigrationMessage } from '../../shared/domain/migrations/process-migration-message.ts';
@@ -10,7 +10,7 @@ db().middlewareStack.add(
   (next, context) => async (args) => {
     const result = await next(args);
     if (
-      /TransactWrite/.test(context.commandName ?? '') &&
+      /BatchWrite/.test(context.commandName ?? '') &&
       /"entity":(\{"S":)?"post"/.test(JSON.stringify(args.input))
     )
       process.kill(process.pid, 'SIGKILL');

@@ -17,6 +17,28 @@ export const migrationChunkKey = (runId: string, kind: MigrationItemKind, chunkN
   pk: `MIGRATIONRUN#${runId}`,
   sk: `CHUNK#${kind}#${pad(chunkNo)}`,
 });
+/**
+ * A chunk's reservation (ids from the sequences, its clock), created once with `attribute_not_exists(pk)` and
+ * reused by every delivery, so a rewritten chunk gets the same ids and dates.
+ */
+export const migrationChunkReservationKey = (
+  runId: string,
+  kind: MigrationItemKind,
+  chunkNo: number,
+): ItemKey => ({
+  pk: `MIGRATIONRUN#${runId}`,
+  sk: `RESERVE#${kind}#${pad(chunkNo)}`,
+});
+/** Marker of one part of a chunk's aggregate moves (a chunk moving more counters than one transaction holds). */
+export const migrationChunkPartKey = (
+  runId: string,
+  kind: MigrationItemKind,
+  chunkNo: number,
+  part: number,
+): ItemKey => ({
+  pk: `MIGRATIONRUN#${runId}`,
+  sk: `CHUNKPART#${kind}#${pad(chunkNo)}#${pad(part)}`,
+});
 /** Source id → target id map, across runs (skip_existing, never duplicate): conditional Put per migrated row. */
 export const migrationMapKey = (
   source: string,

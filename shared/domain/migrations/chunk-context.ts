@@ -1,21 +1,39 @@
 import type { BuddypressSource } from '../../integrations/buddypress/source.ts';
 import { sourceDateToIso } from '../../integrations/buddypress/source.ts';
-import type { MigrationCounted } from '../../vocabulary/migrations.ts';
+import type { SequenceName } from '../../db/keys/sequences.ts';
+import type { MigrationCounted, MigrationItem } from '../../vocabulary/migrations.ts';
+import { type ChunkReservation, reserveChunk } from './chunk-reservation.ts';
+import { ChunkWrites } from './chunk-writes.ts';
 import { counterName, type Outcome, type RunItem } from './run-item.ts';
 
 /** What a chunk's processing needs, and where it tallies what it did (turned into the chunk's record). */
 export class ChunkContext {
   readonly counters: Record<string, number> = {};
   readonly errors: { item: string; id: string; error: string }[] = [];
+  /** The chunk's items and aggregate moves, written after the rows are mapped (process-migration-message.ts). */
+  readonly writes = new ChunkWrites();
 
   readonly run: RunItem;
   readonly source: BuddypressSource;
-  readonly now: string;
+  /** The chunk's clock: the processing time, until a reservation pins it for every delivery. */
+  now: string;
+  readonly chunkNo: number;
 
-  constructor(run: RunItem, source: BuddypressSource, now: string) {
+  constructor(run: RunItem, source: BuddypressSource, now: string, chunkNo: number) {
     this.run = run;
     this.source = source;
     this.now = now;
+    this.chunkNo = chunkNo;
+  }
+
+  /** Pins the chunk's ids and clock (chunk-reservation.ts): the same on every delivery. */
+  async reserve(
+    phase: MigrationItem,
+    counts: Partial<Record<SequenceName, number>>,
+  ): Promise<ChunkReservation> {
+    const reservation = await reserveChunk(this.run.run_id, phase, this.chunkNo, counts);
+    this.now = reservation.now;
+    return reservation;
   }
 
   get skipExisting(): boolean {
@@ -36,18 +54,15 @@ export class ChunkContext {
     this.count(item, 'failed');
     this.errors.push({ item, id: String(sourceId), error });
   }
-
-  /** Starts over (a concurrent delivery wrote rows first; the retry re-reads and recounts everything). */
-  reset(): void {
-    for (const name of Object.keys(this.counters)) delete this.counters[name];
-    this.errors.length = 0;
-  }
 }
 
 /** How a row stands against its mapping: new, already written by this run, or by an earlier one. */
 export type MapState = 'new' | 'this_run' | 'earlier_run';
-export const mapState = (map: { run_id: string } | undefined, runId: string): MapState =>
-  map === undefined ? 'new' : map.run_id === runId ? 'this_run' : 'earlier_run';
+export const mapState = (
+  map: { run_id: string; created_run_id?: string | undefined } | undefined,
+  runId: string,
+): MapState =>
+  map === undefined ? 'new' : (map.created_run_id ?? map.run_id) === runId ? 'this_run' : 'earlier_run';
 
 /** BuddyPress HTML (mention anchors, entities) as the plain text our messages store. */
 export function sourceHtmlToText(html: string): string {

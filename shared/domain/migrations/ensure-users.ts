@@ -32,9 +32,14 @@ export async function ensureUsers(
   const missing = [...new Set(sourceIds)].filter((id) => !answer.has(id));
   if (missing.length === 0) return answer;
   const rows = await context.source.usersByIds(missing);
+  if (rows.length === 0) return answer;
+  // One block of ids for the chunk's new users (an id a user then does not take is a gap, as a failed create's).
+  const firstId = await nextId('user', rows.length);
   for (let start = 0; start < rows.length; start += PARALLEL_CREATES) {
     const created = await Promise.all(
-      rows.slice(start, start + PARALLEL_CREATES).map((row) => createUser(context, row)),
+      rows
+        .slice(start, start + PARALLEL_CREATES)
+        .map((row, i) => createUser(context, row, firstId + start + i)),
     );
     created.forEach((targetId, i) => {
       answer.set(rows[start + i]!.id, targetId);
@@ -43,14 +48,13 @@ export async function ensureUsers(
   return answer;
 }
 
-async function createUser(context: ChunkContext, row: UserRow): Promise<number> {
+async function createUser(context: ChunkContext, row: UserRow, id: number): Promise<number> {
   const source = context.run.source;
   const login = normalizeUsername(row.login);
   const username = usernameProblem(login) ? `bp_user_${row.id}` : login;
   const email = isValidEmail(row.email.trim().toLowerCase())
     ? row.email.trim().toLowerCase()
     : `bp-user-${row.id}@invalid.invalid`;
-  const id = await nextId('user');
   const createdAt = context.dateOf(row.registered);
   const bio = sourceHtmlToText(row.description);
   const user = {

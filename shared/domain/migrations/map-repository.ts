@@ -14,6 +14,12 @@ export const MapItemSchema = v.object({
   source_id: v.number(),
   target_id: v.number(),
   run_id: v.string(),
+  /**
+   * The run that created the mapping (absent: `run_id`). `run_id` moves when a later run updates the target in
+   * place; this does not, so a redelivered chunk tells its own creations (counted when the chunk is recorded)
+   * from an earlier run's rows it updated (never counted again).
+   */
+  created_run_id: v.optional(v.string()),
   /** Groups: the space's privacy, which their feeds' visibility follows. */
   privacy: v.optional(v.string()),
 });
@@ -33,16 +39,22 @@ export async function findMaps(
   return new Map(found.map((item) => [item.source_id, item]));
 }
 
+/** The map item as stored, for a plain (idempotent) put of a chunk's rows. */
+export const storedMap = (source: string, item: MapItem) => ({
+  ...migrationMapKey(source, item.kind as MigrationItemKind, item.source_id),
+  entity: 'migration_map',
+  ...item,
+});
+
+/** The run that created a mapping. */
+export const createdRunOf = (map: MapItem): string => map.created_run_id ?? map.run_id;
+
 /**
  * The map write: a new mapping only if none exists; an update (skip_existing off) only if an earlier run wrote
  * it, so two deliveries of one chunk never both update.
  */
 export function mapAction(source: string, item: MapItem, mode: 'new' | 'update'): TransactAction {
-  const stored = {
-    ...migrationMapKey(source, item.kind as MigrationItemKind, item.source_id),
-    entity: 'migration_map',
-    ...item,
-  };
+  const stored = storedMap(source, item);
   return mode === 'new'
     ? putAction(stored, { ifAbsent: true })
     : putAction(stored, {

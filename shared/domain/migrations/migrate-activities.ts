@@ -1,7 +1,6 @@
 import { commentKey, postKey } from '../../db/keys/feeds.ts';
 import { userStatsKey } from '../../db/keys/users.ts';
-import { nextId } from '../../db/sequence.ts';
-import { putAction, updateAction } from '../../db/transact.ts';
+import { updateAction } from '../../db/transact.ts';
 import type { ActivityRow } from '../../integrations/buddypress/source.ts';
 import { feedAggregates, type PostItem, storedComment, storedPost } from '../feeds/index.ts';
 import { type SpacePrivacy, spaceVisibility } from '../spaces/index.ts';
@@ -9,13 +8,17 @@ import { renderMarkdown } from '../text/index.ts';
 import { slugify } from '../topics/index.ts';
 import { type ChunkContext, type MapState, mapState, sourceHtmlToText } from './chunk-context.ts';
 import { ensureUsers } from './ensure-users.ts';
-import { findMaps, mapAction } from './map-repository.ts';
-import { type UnitWrite, writeUnits } from './write-units.ts';
+import { reservedId } from './chunk-reservation.ts';
+import { createdRunOf, findMaps, type MapItem, storedMap } from './map-repository.ts';
 
 interface Target {
   readonly postId: number;
   readonly spaceId: number | null;
   readonly privacy: SpacePrivacy | null;
+  /** Whether this chunk writes the feed (false: an earlier run's, skipped). */
+  readonly written: boolean;
+  /** Whether this run created the feed (its aggregates move with this chunk's recording). */
+  readonly created: boolean;
 }
 
 /**
@@ -24,13 +27,18 @@ interface Target {
  * migrate. A row whose author the source no longer has (or whose group was not migrated) is unmappable; a
  * comment whose parent is gone or unmappable hangs from its nearest migrated ancestor (the feed at worst).
  */
-export async function migrateActivities(context: ChunkContext, roots: readonly ActivityRow[]): Promise<void> {
+export async function migrateActivities(context: ChunkContext, rows: readonly ActivityRow[]): Promise<void> {
   const { run } = context;
-  const all = await context.source.commentsOfRoots(roots.map((root) => root.id));
+  // Positions in the chunk name the reserved ids, so the order must not depend on the source's answer order.
+  const roots = [...rows].sort((a, b) => a.id - b.id);
+  const all = [...(await context.source.commentsOfRoots(roots.map((root) => root.id)))].sort(
+    (a, b) => a.id - b.id,
+  );
   const byId = new Map(all.map((comment) => [comment.id, comment]));
+  const position = new Map(all.map((comment, index) => [comment.id, index]));
   const comments = all.filter((comment) => !underSpam(comment, byId));
   const groupIds = roots.filter((root) => root.component === 'groups').map((root) => root.itemId);
-  const [groups, users, rootMaps, commentMaps] = await Promise.all([
+  const [groups, users, rootMaps, commentMaps, reservation] = await Promise.all([
     findMaps(run.source, 'group', groupIds),
     ensureUsers(
       context,
@@ -46,55 +54,41 @@ export async function migrateActivities(context: ChunkContext, roots: readonly A
       'comment',
       comments.map((comment) => comment.id),
     ),
+    context.reserve('activities', { post: roots.length, comment: all.length }),
   ]);
 
   const targets = new Map<number, Target>();
-  const newRoots: { row: ActivityRow; target: Omit<Target, 'postId'>; userId: number; state: MapState }[] =
-    [];
-  for (const root of roots) {
+  const written: { row: ActivityRow; target: Target; userId: number; state: MapState }[] = [];
+  roots.forEach((root, index) => {
     const group = root.component === 'groups' ? groups.get(root.itemId) : undefined;
     if (root.component === 'groups' && !group) {
       context.fail('activities', root.id, `group ${root.itemId} was not migrated`);
-      continue;
+      return;
     }
     const userId = users.get(root.userId);
     if (userId === undefined) {
       context.fail('activities', root.id, `author ${root.userId} not found`);
-      continue;
+      return;
     }
-    const where = {
-      spaceId: group?.target_id ?? null,
-      privacy: (group?.privacy as SpacePrivacy | undefined) ?? null,
-    };
     const map = rootMaps.get(root.id);
     const state = mapState(map, run.run_id);
-    if (map) targets.set(root.id, { postId: map.target_id, ...where });
-    if (state === 'earlier_run' && context.skipExisting) context.count('activities', 'skipped');
+    const target = {
+      postId: map ? map.target_id : reservedId(reservation, 'post', index),
+      spaceId: group?.target_id ?? null,
+      privacy: (group?.privacy as SpacePrivacy | undefined) ?? null,
+      written: !(state === 'earlier_run' && context.skipExisting),
+      created: state !== 'earlier_run',
+    };
+    targets.set(root.id, target);
+    if (!target.written) context.count('activities', 'skipped');
     else {
       context.count('activities', 'migrated');
-      if (state !== 'this_run') newRoots.push({ row: root, target: where, userId, state });
+      written.push({ row: root, target, userId, state });
     }
-  }
-  const firstPost = await allocate('post', newRoots.filter((entry) => entry.state === 'new').length);
-  let nextPost = firstPost;
-  const rootUnits = newRoots.map(({ row, target, userId, state }) => {
-    const postId = state === 'new' ? nextPost++ : rootMaps.get(row.id)!.target_id;
-    targets.set(row.id, { postId, ...target });
-    return postUnit(context, row, { postId, ...target }, userId, state);
   });
 
   const commentTargets = new Map<number, number>();
-  const pending: {
-    row: ActivityRow;
-    target: Target;
-    userId: number;
-    state: MapState;
-    parent: number | null;
-  }[] = [];
-  const newComments = comments.filter(
-    (comment) => targets.has(comment.itemId) && !commentMaps.has(comment.id),
-  ).length;
-  let nextComment = await allocate('comment', newComments);
+  const commentsOf = new Map<number, number>();
   for (const comment of comments) {
     const target = targets.get(comment.itemId);
     if (!target) continue;
@@ -105,38 +99,25 @@ export async function migrateActivities(context: ChunkContext, roots: readonly A
     }
     const map = commentMaps.get(comment.id);
     const state = mapState(map, run.run_id);
-    commentTargets.set(comment.id, map ? map.target_id : nextComment++);
+    const commentId = map ? map.target_id : reservedId(reservation, 'comment', position.get(comment.id)!);
+    commentTargets.set(comment.id, commentId);
     if (state === 'earlier_run' && context.skipExisting) {
       context.count('comments', 'skipped');
       continue;
     }
     context.count('comments', 'migrated');
-    if (state !== 'this_run')
-      pending.push({
-        row: comment,
-        target,
-        userId,
-        state,
-        parent: nearestParent(comment, byId, commentTargets),
-      });
+    const parent = nearestParent(comment, byId, commentTargets);
+    writeComment(context, comment, { target, userId, state, commentId, parentId: parent, map });
+    if (state === 'earlier_run') continue;
+    // A comment this run creates counts on its feed: in the feed's own put when this chunk writes the feed as
+    // created, else (a feed an earlier run created) as an aggregate move.
+    if (target.created && target.written)
+      commentsOf.set(target.postId, (commentsOf.get(target.postId) ?? 0) + 1);
+    else context.writes.count(postKey(target.postId), { comments_count: 1 });
   }
-  const commentUnits = pending.map((entry) =>
-    commentUnit(
-      context,
-      entry.row,
-      entry.target,
-      entry.userId,
-      entry.state,
-      commentTargets.get(entry.row.id)!,
-      entry.parent,
-    ),
-  );
-  // Feeds first: their comments move the feeds' `comments_count`.
-  await writeUnits(rootUnits);
-  await writeUnits(commentUnits);
+  for (const entry of written)
+    writePost(context, entry, commentsOf.get(entry.target.postId) ?? 0, rootMaps.get(entry.row.id));
 }
-
-const allocate = async (name: 'post' | 'comment', count: number) => (count > 0 ? nextId(name, count) : 0);
 
 /** True when the comment or one of its ancestors (as far as they still exist) is spam. */
 function underSpam(comment: ActivityRow, byId: ReadonlyMap<number, ActivityRow>): boolean {
@@ -166,23 +147,28 @@ function nearestParent(
   return null;
 }
 
-function postUnit(
+/** A feed's writes: created (put, aggregates), or an earlier run's brought up to date in place. */
+function writePost(
   context: ChunkContext,
-  row: ActivityRow,
-  target: Target,
-  userId: number,
-  state: MapState,
-): UnitWrite {
+  entry: { row: ActivityRow; target: Target; userId: number; state: MapState },
+  commentsCount: number,
+  map: MapItem | undefined,
+): void {
+  const { row, target, userId, state } = entry;
+  const { run, writes } = context;
   const message = sourceHtmlToText(row.content);
-  const map = { kind: 'activity', source_id: row.id, target_id: target.postId, run_id: context.run.run_id };
+  writes.put(
+    storedMap(run.source, {
+      kind: 'activity',
+      source_id: row.id,
+      target_id: target.postId,
+      run_id: run.run_id,
+      created_run_id: map ? createdRunOf(map) : run.run_id,
+    }),
+  );
   if (state === 'earlier_run') {
-    return {
-      actions: [
-        mapAction(context.run.source, map, 'update'),
-        contentUpdate(postKey(target.postId), message, context.now),
-      ],
-      counters: [],
-    };
+    writes.update(contentUpdate(postKey(target.postId), message, context.now));
+    return;
   }
   const createdAt = context.dateOf(row.dateRecorded);
   const post: PostItem = {
@@ -197,69 +183,69 @@ function postUnit(
     type: 'text',
     status: 'published',
     topic_ids: [],
-    comments_count: 0,
+    comments_count: commentsCount,
     reactions_count: 0,
     media: [],
     created_at: createdAt,
     updated_at: createdAt,
   };
-  return {
-    actions: [mapAction(context.run.source, map, 'new'), putAction(storedPost(post))],
-    counters: feedAggregates(post).map((aggregate) => ({
-      key: aggregate.key,
-      deltas: aggregate.deltas,
-      setOnCreate: aggregate.identity,
-    })),
-  };
+  writes.put(storedPost(post));
+  for (const aggregate of feedAggregates(post))
+    writes.count(aggregate.key, aggregate.deltas, aggregate.identity);
 }
 
-function commentUnit(
+/** A comment's writes: created (put, its author's aggregates), or an earlier run's brought up to date in place. */
+function writeComment(
   context: ChunkContext,
   row: ActivityRow,
-  target: Target,
-  userId: number,
-  state: MapState,
-  commentId: number,
-  parentId: number | null,
-): UnitWrite {
+  at: {
+    target: Target;
+    userId: number;
+    state: MapState;
+    commentId: number;
+    parentId: number | null;
+    map: MapItem | undefined;
+  },
+): void {
+  const { target, userId, state, commentId, parentId, map } = at;
+  const { run, writes } = context;
   const message = sourceHtmlToText(row.content);
-  const map = { kind: 'comment', source_id: row.id, target_id: commentId, run_id: context.run.run_id };
+  writes.put(
+    storedMap(run.source, {
+      kind: 'comment',
+      source_id: row.id,
+      target_id: commentId,
+      run_id: run.run_id,
+      created_run_id: map ? createdRunOf(map) : run.run_id,
+    }),
+  );
   if (state === 'earlier_run') {
-    return {
-      actions: [
-        mapAction(context.run.source, map, 'update'),
-        contentUpdate(commentKey(commentId), message, context.now),
-      ],
-      counters: [],
-    };
+    writes.update(contentUpdate(commentKey(commentId), message, context.now));
+    return;
   }
   const createdAt = context.dateOf(row.dateRecorded);
-  const comment = storedComment({
-    id: commentId,
-    post_id: target.postId,
-    parent_id: parentId,
-    user_id: userId,
-    space_id: target.spaceId,
-    space_visibility: spaceVisibility(target.privacy),
-    course_id: null,
-    message,
-    message_rendered: renderMarkdown(message),
-    status: 'published',
-    reactions_count: 0,
-    created_at: createdAt,
-    updated_at: createdAt,
-  });
-  return {
-    actions: [mapAction(context.run.source, map, 'new'), putAction(comment)],
-    counters: [
-      { key: postKey(target.postId), deltas: { comments_count: 1 } },
-      {
-        key: userStatsKey(userId),
-        deltas: { comments_published: 1, [`comments_published_space:${target.spaceId ?? 0}`]: 1 },
-        setOnCreate: { entity: 'user_stats', user_id: userId },
-      },
-    ],
-  };
+  writes.put(
+    storedComment({
+      id: commentId,
+      post_id: target.postId,
+      parent_id: parentId,
+      user_id: userId,
+      space_id: target.spaceId,
+      space_visibility: spaceVisibility(target.privacy),
+      course_id: null,
+      message,
+      message_rendered: renderMarkdown(message),
+      status: 'published',
+      reactions_count: 0,
+      created_at: createdAt,
+      updated_at: createdAt,
+    }),
+  );
+  writes.count(
+    userStatsKey(userId),
+    { comments_published: 1, [`comments_published_space:${target.spaceId ?? 0}`]: 1 },
+    { entity: 'user_stats', user_id: userId },
+  );
 }
 
 /** skip_existing off: the content is brought up to date in place; counters and dates stay as migrated. */

@@ -14,7 +14,7 @@ import { renderMarkdown } from '../text/index.ts';
 import { slugify } from '../topics/index.ts';
 import { type ChunkContext, mapState, sourceHtmlToText } from './chunk-context.ts';
 import { ensureUsers } from './ensure-users.ts';
-import { findMaps, mapAction } from './map-repository.ts';
+import { createdRunOf, findMaps, type MapItem, mapAction } from './map-repository.ts';
 
 /** Group privacy → space privacy (decisions.md): public → public, private → private, hidden → secret. */
 export function privacyOf(status: string): SpacePrivacy | undefined {
@@ -50,7 +50,7 @@ export async function migrateGroups(context: ChunkContext, rows: readonly GroupR
     if (state === 'this_run') context.count('groups', 'migrated');
     else if (state === 'earlier_run' && context.skipExisting) context.count('groups', 'skipped');
     else if (state === 'earlier_run') {
-      await updateGroup(context, row, map!.target_id, privacy);
+      await updateGroup(context, row, map!, privacy);
       context.count('groups', 'migrated');
     } else {
       await createGroup(context, row, privacy, creators.get(row.creatorId) ?? 0);
@@ -97,9 +97,17 @@ async function createGroup(context: ChunkContext, row: GroupRow, privacy: SpaceP
   throw new Error(`group ${row.id}: no free slug`);
 }
 
-async function updateGroup(context: ChunkContext, row: GroupRow, spaceId: number, privacy: SpacePrivacy) {
+async function updateGroup(context: ChunkContext, row: GroupRow, earlier: MapItem, privacy: SpacePrivacy) {
   const description = sourceHtmlToText(row.description);
-  const map = { kind: 'group', source_id: row.id, target_id: spaceId, run_id: context.run.run_id, privacy };
+  const spaceId = earlier.target_id;
+  const map = {
+    kind: 'group',
+    source_id: row.id,
+    target_id: spaceId,
+    run_id: context.run.run_id,
+    created_run_id: createdRunOf(earlier),
+    privacy,
+  };
   await transactWriteIfConditionsHold([
     mapAction(context.run.source, map, 'update'),
     updateAction(spaceKey(spaceId), {

@@ -1,15 +1,14 @@
 import { spaceStatsKey } from '../../db/keys/spaces.ts';
-import { putAction } from '../../db/transact.ts';
 import type { MembershipRow } from '../../integrations/buddypress/source.ts';
 import { type SpaceRole, storedMembership } from '../spaces/index.ts';
 import { type ChunkContext, mapState } from './chunk-context.ts';
 import { ensureUsers } from './ensure-users.ts';
-import { findMaps, mapAction } from './map-repository.ts';
-import { type UnitWrite, writeUnits } from './write-units.ts';
+import { createdRunOf, findMaps, storedMap } from './map-repository.ts';
 
 /**
  * Confirmed, unbanned memberships (one per pair; the source query leaves out the rest) → active space members,
- * admin / moderator / member by the group flags. A new one moves the space's `members_count`. A membership whose
+ * admin / moderator / member by the group flags. One this run creates moves the space's `members_count` (once,
+ * when the chunk is recorded); one an earlier run created is skipped (`skip_existing`) or rewritten in place. A membership whose
  * group was not migrated is unmappable.
  */
 export async function migrateMembers(context: ChunkContext, rows: readonly MembershipRow[]): Promise<void> {
@@ -30,7 +29,8 @@ export async function migrateMembers(context: ChunkContext, rows: readonly Membe
       rows.map((row) => row.userId),
     ),
   ]);
-  const units: UnitWrite[] = [];
+  // Pins the clock, so a redelivery writes the same dates.
+  await context.reserve('members', {});
   for (const row of rows) {
     const space = groups.get(row.groupId);
     const userId = users.get(row.userId);
@@ -42,38 +42,38 @@ export async function migrateMembers(context: ChunkContext, rows: readonly Membe
       context.fail('members', row.id, `user ${row.userId} not found`);
       continue;
     }
-    const state = mapState(maps.get(row.id), run.run_id);
-    if (state === 'this_run') {
-      context.count('members', 'migrated');
-      continue;
-    }
+    const map = maps.get(row.id);
+    const state = mapState(map, run.run_id);
     if (state === 'earlier_run' && context.skipExisting) {
       context.count('members', 'skipped');
       continue;
     }
     const role: SpaceRole = row.isAdmin ? 'admin' : row.isMod ? 'moderator' : 'member';
-    const membership = storedMembership({
-      space_id: space.target_id,
-      user_id: userId,
-      role,
-      status: 'active',
-      created_at: context.dateOf(row.dateModified),
-    });
-    const map = { kind: 'membership', source_id: row.id, target_id: userId, run_id: run.run_id };
-    units.push({
-      actions: [mapAction(run.source, map, state === 'new' ? 'new' : 'update'), putAction(membership)],
-      counters:
-        state === 'new'
-          ? [
-              {
-                key: spaceStatsKey(space.target_id),
-                deltas: { members_count: 1 },
-                setOnCreate: { entity: 'space_stats', space_id: space.target_id },
-              },
-            ]
-          : [],
-    });
+    context.writes.put(
+      storedMembership({
+        space_id: space.target_id,
+        user_id: userId,
+        role,
+        status: 'active',
+        created_at: context.dateOf(row.dateModified),
+      }),
+    );
+    context.writes.put(
+      storedMap(run.source, {
+        kind: 'membership',
+        source_id: row.id,
+        target_id: userId,
+        run_id: run.run_id,
+        created_run_id: map ? createdRunOf(map) : run.run_id,
+      }),
+    );
+    // Created by this run (now, or by an earlier delivery of this uncounted chunk): the space gains a member.
+    if (state !== 'earlier_run')
+      context.writes.count(
+        spaceStatsKey(space.target_id),
+        { members_count: 1 },
+        { entity: 'space_stats', space_id: space.target_id },
+      );
     context.count('members', 'migrated');
   }
-  await writeUnits(units);
 }

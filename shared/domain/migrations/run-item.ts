@@ -35,6 +35,9 @@ export type RunItem = v.InferOutput<typeof RunItemSchema>;
 
 export type Outcome = 'migrated' | 'skipped' | 'failed';
 export const counterName = (item: MigrationCounted, outcome: Outcome) => `n_${item}_${outcome}`;
+/** The map kind a phase's chunks are keyed by. */
+export const chunkKind = (phase: MigrationItem) =>
+  phase === 'groups' ? 'group' : phase === 'members' ? 'membership' : 'activity';
 export const chunksDoneName = (phase: MigrationItem) => `chunks_done_${phase}`;
 export const chunksTotalName = (phase: MigrationItem) => `chunks_total_${phase}`;
 

@@ -1,5 +1,11 @@
 import { getItem } from '../../db/reads.ts';
-import { migrationChunkKey, migrationLockKey, migrationRunKey } from '../../db/keys/migrations.ts';
+import {
+  migrationChunkKey,
+  migrationChunkPartKey,
+  migrationLockKey,
+  migrationRunKey,
+} from '../../db/keys/migrations.ts';
+import { MAX_TRANSACTION_ACTIONS } from '../../db/transact.ts';
 import {
   deleteAction,
   putAction,
@@ -9,7 +15,14 @@ import {
 } from '../../db/transact.ts';
 import * as v from 'valibot';
 import type { MigrationItem } from '../../vocabulary/migrations.ts';
-import { chunksDoneName, chunksTotalName, type RunItem, RunItemSchema, storedRun } from './run-item.ts';
+import {
+  chunkKind,
+  chunksDoneName,
+  chunksTotalName,
+  type RunItem,
+  RunItemSchema,
+  storedRun,
+} from './run-item.ts';
 
 /**
  * The run's storage: the lock (one run at a time, any source), the run item the status reads, and the per-chunk
@@ -56,15 +69,34 @@ export interface ChunkRecord {
   /** Counter name → amount (progress counters only ever grow). */
   readonly counters: Readonly<Record<string, number>>;
   readonly errors: readonly { item: string; id: string; error: string }[];
+  /** The chunk's aggregate moves (one counter update per item, in a stable order), moved exactly once too. */
+  readonly aggregates?: readonly TransactAction[];
 }
+
+/** Room for aggregates beside a marker (and, in the last transaction, the run's update). */
+const PART_ROOM = MAX_TRANSACTION_ACTIONS - 1;
+const LAST_ROOM = MAX_TRANSACTION_ACTIONS - 2;
 
 /**
  * Counts a chunk exactly once: its marker is created (`attribute_not_exists`) in the same transaction that adds
- * its counts and errors to the run, so a second delivery, or a retry after a worker died, finds the marker and
- * adds nothing. Progress counters only grow, so they are plain ADDs here rather than counters.ts's guarded deltas.
- * Answers false when the chunk was already counted (or the run is no longer this one).
+ * its counts and errors to the run and moves its aggregates, so a second delivery, or a retry after a worker
+ * died, finds the marker and adds nothing. Aggregates beyond one transaction go first in parts, each with its own
+ * marker (the same cut on every delivery, the order being stable), so each part also moves once. Progress
+ * counters only grow, so they are plain ADDs here rather than counters.ts's guarded deltas. Answers false when
+ * the chunk was already counted (or the run is no longer this one).
  */
 export async function recordChunk(run: RunItem, chunk: ChunkRecord): Promise<boolean> {
+  const aggregates = chunk.aggregates ?? [];
+  const inParts = Math.max(0, aggregates.length - LAST_ROOM);
+  const parts = Math.ceil(inParts / PART_ROOM);
+  for (let part = 0; part < parts; part++) {
+    const key = migrationChunkPartKey(run.run_id, chunkKind(chunk.phase), chunk.chunkNo, part);
+    // A failed condition is the part's marker: another delivery moved this part already.
+    await transactWriteIfConditionsHold([
+      putAction({ ...key, entity: 'migration_chunk_part', run_id: run.run_id }, { ifAbsent: true }),
+      ...aggregates.slice(part * PART_ROOM, Math.min(inParts, (part + 1) * PART_ROOM)),
+    ]);
+  }
   const names: Record<string, string> = { '#done': chunksDoneName(chunk.phase) };
   const values: Record<string, unknown> = { ':run': run.run_id, ':one': 1 };
   const adds = ['#done :one'];
@@ -95,12 +127,10 @@ export async function recordChunk(run: RunItem, chunk: ChunkRecord): Promise<boo
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     }),
+    ...aggregates.slice(inParts),
   ];
   return (await transactWriteIfConditionsHold(actions)).written;
 }
-
-const chunkKind = (phase: MigrationItem) =>
-  phase === 'groups' ? 'group' : phase === 'members' ? 'membership' : 'activity';
 
 /** Moves the run to the next phase; only one caller wins (the phase it leaves is the condition). */
 export async function advancePhase(run: RunItem, from: string, to: string): Promise<boolean> {

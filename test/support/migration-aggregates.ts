@@ -1,0 +1,76 @@
+import * as v from 'valibot';
+import { expect } from 'vitest';
+import { commentKey, postKey } from '../../shared/db/keys/feeds.ts';
+import { spaceStatsKey } from '../../shared/db/keys/spaces.ts';
+import { batchGetItems } from '../../shared/db/reads.ts';
+import { findMaps } from '../../shared/domain/migrations/map-repository.ts';
+import type { Fixture } from './buddypress/generate.ts';
+
+const column = (fixture: Fixture, table: string, name: string) => {
+  const { columns, rows } = fixture.tables[table]!;
+  const index = columns.indexOf(name);
+  return rows.map((row) => Number(row[index]));
+};
+const tally = (values: readonly number[]) => {
+  const counts = new Map<number, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return counts;
+};
+
+/**
+ * The aggregates a run of this fixture moved are exact (each moved once, whatever the deliveries): every migrated
+ * feed's `comments_count` is the number of migrated comments under it; every migrated space's `posts_count` and
+ * `members_count` are the feeds and memberships migrated into it. The fixture's ids must be its own (ids shifted),
+ * so nothing else lands in its spaces.
+ */
+export async function expectAggregatesExact(fixture: Fixture): Promise<void> {
+  const activityIds = column(fixture, 'bp_activity', 'id');
+  const [feedMaps, commentMaps, groupMaps, memberMaps] = await Promise.all([
+    findMaps('buddypress', 'activity', activityIds),
+    findMaps('buddypress', 'comment', activityIds),
+    findMaps('buddypress', 'group', column(fixture, 'bp_groups', 'id')),
+    findMaps('buddypress', 'membership', column(fixture, 'bp_groups_members', 'id')),
+  ]);
+  const posts = await batchGetItems(
+    [...feedMaps.values()].map((map) => postKey(map.target_id)),
+    v.object({ id: v.number(), comments_count: v.number(), space_id: v.nullable(v.number()) }),
+  );
+  const comments = await batchGetItems(
+    [...commentMaps.values()].map((map) => commentKey(map.target_id)),
+    v.object({ post_id: v.number() }),
+  );
+  expect(feedMaps.size).toBeGreaterThan(0);
+  expect(commentMaps.size).toBeGreaterThan(0);
+  expect(posts.length).toBe(feedMaps.size);
+  expect(comments.length).toBe(commentMaps.size);
+  const commentsPerPost = tally(comments.map((comment) => comment.post_id));
+  for (const post of posts)
+    expect(post.comments_count, `feed ${post.id}`).toBe(commentsPerPost.get(post.id) ?? 0);
+
+  const spaceIds = [...groupMaps.values()].map((map) => map.target_id);
+  const stats = await batchGetItems(
+    spaceIds.map((id) => spaceStatsKey(id)),
+    v.object({
+      space_id: v.number(),
+      posts_count: v.optional(v.number(), 0),
+      members_count: v.optional(v.number(), 0),
+    }),
+  );
+  const postsPerSpace = tally(posts.flatMap((post) => (post.space_id === null ? [] : [post.space_id])));
+  const groupOfRow = new Map(
+    column(fixture, 'bp_groups_members', 'id').map((id, i) => [
+      id,
+      column(fixture, 'bp_groups_members', 'group_id')[i]!,
+    ]),
+  );
+  const membersPerSpace = tally(
+    [...memberMaps.keys()].map((rowId) => groupMaps.get(groupOfRow.get(rowId)!)!.target_id),
+  );
+  expect(stats.length).toBe(spaceIds.length);
+  for (const stat of stats) {
+    expect(stat.posts_count, `space ${stat.space_id} posts`).toBe(postsPerSpace.get(stat.space_id) ?? 0);
+    expect(stat.members_count, `space ${stat.space_id} members`).toBe(
+      membersPerSpace.get(stat.space_id) ?? 0,
+    );
+  }
+}
