@@ -1,8 +1,16 @@
 import { commentKey, postKey } from '../../db/keys/feeds.ts';
-import { userStatsKey } from '../../db/keys/users.ts';
+import { userKey, userStatsKey } from '../../db/keys/users.ts';
 import { updateAction } from '../../db/transact.ts';
 import type { ActivityRow } from '../../integrations/buddypress/source.ts';
-import { feedAggregates, type PostItem, storedComment, storedPost } from '../feeds/index.ts';
+import {
+  type CommentItem,
+  commentCounts,
+  commentPoints,
+  feedAggregates,
+  type PostItem,
+  storedComment,
+  storedPost,
+} from '../feeds/index.ts';
 import { type SpacePrivacy, spaceVisibility } from '../spaces/index.ts';
 import { renderMarkdown } from '../text/index.ts';
 import { slugify } from '../topics/index.ts';
@@ -224,28 +232,26 @@ function writeComment(
     return;
   }
   const createdAt = context.dateOf(row.dateRecorded);
-  writes.put(
-    storedComment({
-      id: commentId,
-      post_id: target.postId,
-      parent_id: parentId,
-      user_id: userId,
-      space_id: target.spaceId,
-      space_visibility: spaceVisibility(target.privacy),
-      course_id: null,
-      message,
-      message_rendered: renderMarkdown(message),
-      status: 'published',
-      reactions_count: 0,
-      created_at: createdAt,
-      updated_at: createdAt,
-    }),
-  );
-  writes.count(
-    userStatsKey(userId),
-    { comments_published: 1, [`comments_published_space:${target.spaceId ?? 0}`]: 1 },
-    { entity: 'user_stats', user_id: userId },
-  );
+  const comment = {
+    id: commentId,
+    post_id: target.postId,
+    parent_id: parentId,
+    user_id: userId,
+    space_id: target.spaceId,
+    space_visibility: spaceVisibility(target.privacy),
+    course_id: null,
+    message,
+    message_rendered: renderMarkdown(message),
+    status: 'published',
+    reactions_count: 0,
+    created_at: createdAt,
+    updated_at: createdAt,
+  } satisfies CommentItem;
+  writes.put(storedComment(comment));
+  // The same aggregates and points a comment posted through the API moves (profiles and lists read them).
+  writes.count(userStatsKey(userId), commentCounts(comment), { entity: 'user_stats', user_id: userId });
+  const points = commentPoints(comment);
+  if (points > 0) writes.count(userKey(userId), { total_points: points }, {});
 }
 
 /** skip_existing off: the content is brought up to date in place; counters and dates stay as migrated. */
