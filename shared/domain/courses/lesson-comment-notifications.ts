@@ -2,7 +2,7 @@ import { logger } from '../../observability/logger.ts';
 import { type Caller, isEnrolled } from '../auth/index.ts';
 import { emitNotification, emitNotifications } from '../notifications/index.ts';
 import { findMembershipsOfUsers } from '../spaces/index.ts';
-import { findUserById, findUserIdByUsername, findUsersByIds } from '../users/index.ts';
+import { findUserById, findUsersByIds, mentionedUserIds } from '../users/index.ts';
 
 /**
  * Notifications of a published lesson comment (decisions.md "Notifications", emission): `new_reply` to the parent
@@ -10,7 +10,6 @@ import { findUserById, findUserIdByUsername, findUsersByIds } from '../users/ind
  * commenter and once per person. Lessons have no author to tell of `new_comment` (their "author" is the course).
  * Runs after the comment is stored; a failure is logged and never fails the request.
  */
-const MAX_MENTIONS = 20;
 const EXCERPT_LENGTH = 140;
 
 export async function notifyLessonComment(
@@ -64,8 +63,7 @@ async function mentionRecipients(
   usernames: readonly string[],
   excluded: ReadonlySet<number>,
 ): Promise<number[]> {
-  const ids = await Promise.all(usernames.slice(0, MAX_MENTIONS).map((name) => findUserIdByUsername(name)));
-  const candidates = [...new Set(ids.filter((id): id is number => id !== undefined && !excluded.has(id)))];
+  const candidates = await mentionedUserIds(usernames, excluded);
   if (candidates.length === 0) return [];
   const [users, memberships] = await Promise.all([
     findUsersByIds(candidates),

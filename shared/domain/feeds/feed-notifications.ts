@@ -2,7 +2,7 @@ import { logger } from '../../observability/logger.ts';
 import { type Caller, canSeeFeed } from '../auth/index.ts';
 import { emitNotification, emitNotifications, type NotificationEvent } from '../notifications/index.ts';
 import { findMembershipsOfUsers } from '../spaces/index.ts';
-import { findUserIdByUsername, findUserById, findUsersByIds } from '../users/index.ts';
+import { findUserById, findUsersByIds, mentionedUserIds } from '../users/index.ts';
 import { callerOf, feedAccess } from './feed-access.ts';
 import type { PostItem } from './post-item.ts';
 
@@ -16,8 +16,6 @@ import type { PostItem } from './post-item.ts';
  * Emission runs after the write it reports; a failure is logged and never fails that write's request.
  */
 
-/** At most this many mentions of one message are resolved (a bounded number of reads per write). */
-const MAX_MENTIONS = 20;
 const EXCERPT_LENGTH = 140;
 
 const excerpt = (text: string) => {
@@ -49,8 +47,7 @@ async function mentionRecipients(
   usernames: readonly string[],
   excluded: ReadonlySet<number>,
 ): Promise<number[]> {
-  const ids = await Promise.all(usernames.slice(0, MAX_MENTIONS).map((name) => findUserIdByUsername(name)));
-  const candidates = [...new Set(ids.filter((id): id is number => id !== undefined && !excluded.has(id)))];
+  const candidates = await mentionedUserIds(usernames, excluded);
   if (candidates.length === 0) return [];
   const [users, memberships] = await Promise.all([
     findUsersByIds(candidates),

@@ -3,21 +3,13 @@ import { queryPage } from '../../db/query-page.ts';
 import { type Caller, canSeeAllFeeds, isOwner } from '../auth/index.ts';
 import { toIsoDateTime } from '../dates.ts';
 import { findActiveMembershipSpaceIds } from '../spaces/index.ts';
-import { type CommentItem, CommentItemSchema, type CommentStatus } from './comment-item.ts';
+import { type CommentItem, CommentItemSchema } from './comment-item.ts';
+import type { CommentResponse } from './comment-mapper.ts';
 import { allOf, countersBySpace, statusIs, sumOf, visibleIn, visibleMemberSpaces } from './feed-filters.ts';
 import { type FeedFilter, findPostsByIds, findUserStats } from './feed-repository.ts';
 
 /** A row of the member's comment list (decisions.md, `GET /profile/{username}/comments`). */
-export interface AuthorCommentRow {
-  id: number;
-  post_id: number;
-  parent_id: number | null;
-  message: string;
-  message_rendered: string;
-  reactions_count: number;
-  status: CommentStatus;
-  created_at: string;
-  updated_at: string;
+export interface AuthorCommentRow extends Omit<CommentResponse, 'liked' | 'xprofile'> {
   post: { id: number; title: string; slug: string; space_id: number | null } | null;
 }
 

@@ -2,6 +2,7 @@
 export { buildUserItem, type CreatedUser, createUser, type NewUser, validateNewUser } from './create-user.ts';
 export { type HostUserSummary, toHostUserSummary } from './host-user-summary.ts';
 export { type MemberSummary, toMemberSummary } from './member-summary.ts';
+export { mentionedUserIds } from './mentioned-users.ts';
 export { storedSearchEntries, type UserItem, UserItemSchema } from './user-item.ts';
 export {
   type CredentialRef,
