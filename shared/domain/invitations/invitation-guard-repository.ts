@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
+import { releaseSendingClaim } from '../../db/claims.ts';
 import { isConditionalCheckFailed } from '../../db/errors.ts';
 import { invitationGuardKey } from '../../db/keys/invitations.ts';
 import { getItem } from '../../db/reads.ts';
@@ -70,21 +71,8 @@ export function readInvitationGuard(guard: GuardRef): Promise<InvitationGuardIte
 }
 
 /** Gives the claim up after a failed send, so nothing stays stored and a retry claims at once. */
-export async function releaseInvitationGuard(guard: GuardRef, claimId: string): Promise<void> {
-  try {
-    await db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: keyOf(guard),
-        ConditionExpression: 'claim_id = :claim AND #state = :sending',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':claim': claimId, ':sending': 'sending' },
-      }),
-    );
-  } catch (error) {
-    // Not ours any more (the lease expired and another request took over): nothing to give up.
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
+export function releaseInvitationGuard(guard: GuardRef, claimId: string): Promise<void> {
+  return releaseSendingClaim(keyOf(guard), claimId);
 }
 
 /** The guard's half of the commit: `sent` under our claim (the claim fields and the TTL go). */

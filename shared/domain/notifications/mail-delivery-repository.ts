@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
+import { releaseSendingClaim } from '../../db/claims.ts';
 import { isConditionalCheckFailed } from '../../db/errors.ts';
 import { mailDeliveryKey } from '../../db/keys/notifications.ts';
 
@@ -95,19 +96,6 @@ export async function markMailSent(
 }
 
 /** Gives the claim up after a failed send, so the retry can claim at once instead of waiting for the lease. */
-export async function releaseMailClaim(dedupeId: string, claimId: string): Promise<void> {
-  try {
-    await db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: mailDeliveryKey(dedupeId),
-        ConditionExpression: 'claim_id = :claim AND #state = :sending',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':claim': claimId, ':sending': 'sending' },
-      }),
-    );
-  } catch (error) {
-    // Not ours any more (the lease expired and another delivery took over): nothing to give up.
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
+export function releaseMailClaim(dedupeId: string, claimId: string): Promise<void> {
+  return releaseSendingClaim(mailDeliveryKey(dedupeId), claimId);
 }
