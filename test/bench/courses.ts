@@ -22,9 +22,11 @@ import { storedComment } from '../../shared/domain/feeds/index.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { storedMembership } from '../../shared/domain/spaces/index.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
+import { medianLatencyOf } from './support/measure.ts';
 
 const SIZES = [20, 5_000];
 const SAMPLES = 9;
+const medianLatency = medianLatencyOf({ samples: SAMPLES, warmup: 3 });
 const run = Date.now().toString(36);
 
 process.env.LOG_LEVEL = 'silent';
@@ -148,19 +150,6 @@ async function fill(courseId: number, lessons: number[], authorId: number, from:
       ExpressionAttributeValues: { ':s': to - from, ':t': completions, ':c': completed },
     }),
   );
-}
-
-async function medianLatency(url: string, authorization: string): Promise<number> {
-  const timings: number[] = [];
-  for (let i = 0; i < SAMPLES + 3; i++) {
-    const started = performance.now();
-    const response = await fetch(url, { headers: { authorization } });
-    await response.text();
-    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-    if (i >= 3) timings.push(performance.now() - started);
-  }
-  timings.sort((a, b) => a - b);
-  return timings[Math.floor(timings.length / 2)] as number;
 }
 
 async function units(call: () => Promise<unknown>, withWrites = false): Promise<string | number> {

@@ -7,15 +7,16 @@
  * Acceptance: read units differ by at most 10 % between the two sizes.
  */
 import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
-import { readMeter } from '../../shared/db/read-meter.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { listNotifications } from '../../shared/domain/notifications/list-notifications.ts';
 import { listUnreadNotifications } from '../../shared/domain/notifications/list-unread-notifications.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import { fillNotifications } from './support/notification-fill.ts';
+import { medianLatencyOf, readUnits } from './support/measure.ts';
 
 const SIZES = [1_000, 100_000];
 const SAMPLES = 30;
+const medianLatency = medianLatencyOf({ samples: SAMPLES, warmup: 5 });
 const run = Date.now().toString(36);
 
 process.env.LOG_LEVEL = 'silent';
@@ -90,23 +91,4 @@ try {
   process.exitCode = pass ? 0 : 1;
 } finally {
   await stack.stop();
-}
-
-async function medianLatency(url: string, authorization: string): Promise<number> {
-  const timings: number[] = [];
-  for (let i = 0; i < SAMPLES + 5; i++) {
-    const started = performance.now();
-    const response = await fetch(url, { headers: { authorization } });
-    await response.text();
-    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-    if (i >= 5) timings.push(performance.now() - started); // the first calls load modules and warm connections
-  }
-  timings.sort((a, b) => a - b);
-  return timings[Math.floor(timings.length / 2)] as number;
-}
-
-async function readUnits(call: () => Promise<unknown>): Promise<number> {
-  readMeter.reset();
-  await call();
-  return readMeter.total();
 }

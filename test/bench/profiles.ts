@@ -10,7 +10,7 @@
  * median latency and DynamoDB read units per request (ReturnConsumedCapacity). The caller is another plain member,
  * so the visibility filters apply. Acceptance: read units at 10 000 within 10 % of those at 10, for each request.
  */
-import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import { db, tableName } from '../../shared/db/client.ts';
 import { readMeter } from '../../shared/db/read-meter.ts';
@@ -25,9 +25,13 @@ import { listProfileComments } from '../../shared/domain/profiles/list-profile-c
 import { renderMarkdown } from '../../shared/domain/text/render-markdown.ts';
 import { type CreatedUser, createUser } from '../../shared/domain/users/create-user.ts';
 import { userStatsKey } from '../../shared/db/keys/users.ts';
+import { medianLatencyOf } from './support/measure.ts';
+import type { ItemKey } from '../../shared/db/partition.ts';
+import { putItemsInBatches } from '../../shared/db/batch-write.ts';
 
 const SIZES = [10, 10_000];
 const SAMPLES = 30;
+const medianLatency = medianLatencyOf({ samples: SAMPLES, warmup: 5 });
 /** Page 1 holds the same number of items at both sizes (a smaller member could not fill a page of 20). */
 const PAGE = 10;
 const run = Date.now().toString(36);
@@ -190,33 +194,7 @@ async function fill(member: CreatedUser, spaceId: number, offset: number, count:
   );
 }
 
-async function batchWrite(items: Array<Record<string, unknown>>): Promise<void> {
-  const chunks: Array<Array<Record<string, unknown>>> = [];
-  for (let start = 0; start < items.length; start += 25) chunks.push(items.slice(start, start + 25));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      while (next < chunks.length) {
-        const chunk = chunks[next++] as Array<Record<string, unknown>>;
-        let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
-        while (pending.length > 0) {
-          const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-          pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-        }
-      }
-    }),
-  );
-}
-
-async function medianLatency(url: string, authorization: string): Promise<number> {
-  const timings: number[] = [];
-  for (let i = 0; i < SAMPLES + 5; i++) {
-    const started = performance.now();
-    const response = await fetch(url, { headers: { authorization } });
-    await response.text();
-    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-    if (i >= 5) timings.push(performance.now() - started); // the first calls load modules and warm connections
-  }
-  timings.sort((a, b) => a - b);
-  return timings[Math.floor(timings.length / 2)] as number;
+/** Filler items straight into the table (4 BatchWriteItem calls in flight): set-up, not what is measured. */
+function batchWrite(items: Array<Record<string, unknown>>): Promise<void> {
+  return putItemsInBatches(items as Array<Record<string, unknown> & ItemKey>, { parallel: 4 });
 }

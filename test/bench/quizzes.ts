@@ -15,7 +15,6 @@ import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import { db, tableName } from '../../shared/db/client.ts';
 import { courseQuizStatsKey, lessonQuizStatsKey } from '../../shared/db/keys/courses.ts';
 import type { ItemKey } from '../../shared/db/partition.ts';
-import { readMeter } from '../../shared/db/read-meter.ts';
 import { nextId } from '../../shared/db/sequence.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
@@ -30,9 +29,11 @@ import {
 import { findQuizStats } from '../../shared/domain/quizzes/quiz-submission-repository.ts';
 import { submitQuiz } from '../../shared/domain/quizzes/submit-quiz.ts';
 import { buildUserItem, createUser, userCreationActions } from '../../shared/domain/users/index.ts';
+import { medianLatencyOf, readUnits } from './support/measure.ts';
 
 const SIZES = [100, 100_000];
 const SAMPLES = 20;
+const medianLatency = medianLatencyOf({ samples: SAMPLES, warmup: 3 });
 const run = Date.now().toString(36);
 /** Filler students' ids start here (see fillerUsers). */
 let fillerIdBase: number | undefined;
@@ -286,23 +287,4 @@ async function batchPut(items: Array<Record<string, unknown>>): Promise<void> {
       }
     }),
   );
-}
-
-async function medianLatency(url: string, authorization: string): Promise<number> {
-  const timings: number[] = [];
-  for (let i = 0; i < SAMPLES + 3; i++) {
-    const started = performance.now();
-    const response = await fetch(url, { headers: { authorization } });
-    await response.text();
-    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-    if (i >= 3) timings.push(performance.now() - started); // the first calls load modules and warm connections
-  }
-  timings.sort((a, b) => a - b);
-  return timings[Math.floor(timings.length / 2)] as number;
-}
-
-async function readUnits(call: () => Promise<unknown>): Promise<number> {
-  readMeter.reset();
-  await call();
-  return readMeter.total();
 }

@@ -14,17 +14,18 @@ import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import { db, tableName } from '../../shared/db/client.ts';
 import { topicStatsKey } from '../../shared/db/keys/topics.ts';
-import { readMeter } from '../../shared/db/read-meter.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { type PostItem, storedPost, storedPostTopicLink } from '../../shared/domain/feeds/index.ts';
 import { deleteTopic } from '../../shared/domain/topics/delete-topic.ts';
 import { type ListTopicsInput, listTopics } from '../../shared/domain/topics/list-topics.ts';
 import { storedTopic, type TopicItem, topicStatsDeltas } from '../../shared/domain/topics/topic-item.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
+import { medianLatencyOf, readUnits } from './support/measure.ts';
 
 const SIZES = [1_000, 10_000];
 const FEED_COUNTS = [1_000, 5_000];
 const SAMPLES = 9;
+const medianLatency = medianLatencyOf({ samples: SAMPLES, warmup: 3 });
 const PARENTS = 20;
 const run = Date.now().toString(36);
 
@@ -197,23 +198,4 @@ async function writeAll(items: Array<Record<string, unknown>>): Promise<void> {
       }
     }),
   );
-}
-
-async function medianLatency(url: string, authorization: string): Promise<number> {
-  const timings: number[] = [];
-  for (let i = 0; i < SAMPLES + 3; i++) {
-    const started = performance.now();
-    const response = await fetch(url, { headers: { authorization } });
-    await response.text();
-    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-    if (i >= 3) timings.push(performance.now() - started);
-  }
-  timings.sort((a, b) => a - b);
-  return timings[Math.floor(timings.length / 2)] as number;
-}
-
-async function readUnits(call: () => Promise<unknown>): Promise<number> {
-  readMeter.reset();
-  await call();
-  return readMeter.total();
 }
