@@ -10,7 +10,6 @@
  * the comment page from the course's comment index with its total from the stats.
  */
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import { db, tableName } from '../../shared/db/client.ts';
 import { courseStatsKey } from '../../shared/db/keys/courses.ts';
 import { readMeter, writeMeter } from '../../shared/db/read-meter.ts';
@@ -23,19 +22,14 @@ import { runImport } from '../../shared/domain/import/run-import.ts';
 import { storedMembership } from '../../shared/domain/spaces/index.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import { medianLatencyOf } from './support/measure.ts';
+import { startBenchStack } from './support/bench-stack.ts';
 
 const SIZES = [20, 5_000];
 const SAMPLES = 9;
 const medianLatency = medianLatencyOf({ samples: SAMPLES, warmup: 3 });
 const run = Date.now().toString(36);
 
-process.env.LOG_LEVEL = 'silent';
-const stack = await startLocalStack({
-  port: 0,
-  names: { table: `bench-${run}`, bucket: `bench-media-${run}`, queuePrefix: `bench-${run}` },
-  pepper: generatePepper(),
-});
-Object.assign(process.env, stack.environment, { LOG_LEVEL: 'silent' });
+const stack = await startBenchStack(run);
 
 try {
   const admin = await createUser({

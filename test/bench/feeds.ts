@@ -13,7 +13,6 @@
  * Acceptance: read units at 100 000 within 10 % of those at 1 000, for each filter.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import { db, tableName } from '../../shared/db/client.ts';
 import { topicKey } from '../../shared/db/keys/topics.ts';
 import { readMeter } from '../../shared/db/read-meter.ts';
@@ -27,19 +26,14 @@ import { createUser } from '../../shared/domain/users/create-user.ts';
 import { medianLatencyOf } from './support/measure.ts';
 import type { ItemKey } from '../../shared/db/partition.ts';
 import { putItemsInBatches } from '../../shared/db/batch-write.ts';
+import { startBenchStack } from './support/bench-stack.ts';
 
 const SIZES = [1_000, 100_000];
 const SAMPLES = 30;
 const medianLatency = medianLatencyOf({ samples: SAMPLES, warmup: 5 });
 const run = Date.now().toString(36);
 
-process.env.LOG_LEVEL = 'silent';
-const stack = await startLocalStack({
-  port: 0,
-  names: { table: `bench-${run}`, bucket: `bench-media-${run}`, queuePrefix: `bench-${run}` },
-  pepper: generatePepper(),
-});
-Object.assign(process.env, stack.environment, { LOG_LEVEL: 'silent' });
+const stack = await startBenchStack(run);
 
 try {
   const viewer = await createUser({ login: `viewer_${run}`, email: `viewer_${run}@example.com` });

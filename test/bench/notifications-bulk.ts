@@ -1,26 +1,12 @@
-/**
- * Bulk notification actions at two sizes (`npm run bench -- notifications-bulk`): one recipient with 1 000 and
- * then another with 100 000 unread notifications (filled with BatchWriteItem through the write path's builders),
- * then POST /notifications/mark-all-read and DELETE /notifications/delete-all through the local gateway: answer
- * time, DynamoDB write units of the request (from ReturnConsumedCapacity, metered in this process, where the
- * gateway runs the handlers), and whether every count and list is exact straight afterwards.
- * Acceptance: each answers in under 1 s at 100 000.
- */
-import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import { writeMeter } from '../../shared/db/read-meter.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import { fillNotifications } from './support/notification-fill.ts';
+import { startBenchStack } from './support/bench-stack.ts';
 
 const SIZES = [1_000, 100_000];
 const run = Date.now().toString(36);
 
-process.env.LOG_LEVEL = 'silent';
-const stack = await startLocalStack({
-  port: 0,
-  names: { table: `bench-${run}`, bucket: `bench-media-${run}`, queuePrefix: `bench-${run}` },
-  pepper: generatePepper(),
-});
-Object.assign(process.env, stack.environment, { LOG_LEVEL: 'silent' });
+const stack = await startBenchStack(run);
 
 type Row = Record<string, string | number | boolean>;
 

@@ -1,31 +1,17 @@
-/**
- * Notifications cost at two sizes (`npm run bench -- notifications`): one user's notifications filled to 1 000 and
- * then to 100 000 (BatchWriteItem directly, with the stats item consistent with them), then for page 1 of
- * GET /notifications and for GET /notifications/unread:
- * - median latency through the local gateway (its own in-memory stack on free ports),
- * - DynamoDB read units per request, from ReturnConsumedCapacity, by calling the use cases in this process.
- * Acceptance: read units differ by at most 10 % between the two sizes.
- */
-import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { listNotifications } from '../../shared/domain/notifications/list-notifications.ts';
 import { listUnreadNotifications } from '../../shared/domain/notifications/list-unread-notifications.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import { fillNotifications } from './support/notification-fill.ts';
 import { medianLatencyOf, readUnits } from './support/measure.ts';
+import { startBenchStack } from './support/bench-stack.ts';
 
 const SIZES = [1_000, 100_000];
 const SAMPLES = 30;
 const medianLatency = medianLatencyOf({ samples: SAMPLES, warmup: 5 });
 const run = Date.now().toString(36);
 
-process.env.LOG_LEVEL = 'silent';
-const stack = await startLocalStack({
-  port: 0,
-  names: { table: `bench-${run}`, bucket: `bench-media-${run}`, queuePrefix: `bench-${run}` },
-  pepper: generatePepper(),
-});
-Object.assign(process.env, stack.environment, { LOG_LEVEL: 'silent' });
+const stack = await startBenchStack(run);
 
 try {
   const recipient = await createUser({ login: `bench_${run}`, email: `bench_${run}@example.com` });

@@ -11,7 +11,6 @@
  * so the visibility filters apply. Acceptance: read units at 10 000 within 10 % of those at 10, for each request.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import { db, tableName } from '../../shared/db/client.ts';
 import { readMeter } from '../../shared/db/read-meter.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
@@ -28,6 +27,7 @@ import { userStatsKey } from '../../shared/db/keys/users.ts';
 import { medianLatencyOf } from './support/measure.ts';
 import type { ItemKey } from '../../shared/db/partition.ts';
 import { putItemsInBatches } from '../../shared/db/batch-write.ts';
+import { startBenchStack } from './support/bench-stack.ts';
 
 const SIZES = [10, 10_000];
 const SAMPLES = 30;
@@ -36,13 +36,7 @@ const medianLatency = medianLatencyOf({ samples: SAMPLES, warmup: 5 });
 const PAGE = 10;
 const run = Date.now().toString(36);
 
-process.env.LOG_LEVEL = 'silent';
-const stack = await startLocalStack({
-  port: 0,
-  names: { table: `bench-${run}`, bucket: `bench-media-${run}`, queuePrefix: `bench-${run}` },
-  pepper: generatePepper(),
-});
-Object.assign(process.env, stack.environment, { LOG_LEVEL: 'silent' });
+const stack = await startBenchStack(run);
 
 try {
   const viewer = await createUser({ login: `viewer_${run}`, email: `viewer_${run}@example.com` });

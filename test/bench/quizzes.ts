@@ -11,7 +11,6 @@
  * Acceptance: page-1 read units at 100 000 within 10 % of those at 100 for every case; statistics one read.
  */
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import { db, tableName } from '../../shared/db/client.ts';
 import { courseQuizStatsKey, lessonQuizStatsKey } from '../../shared/db/keys/courses.ts';
 import type { ItemKey } from '../../shared/db/partition.ts';
@@ -30,6 +29,7 @@ import { findQuizStats } from '../../shared/domain/quizzes/quiz-submission-repos
 import { submitQuiz } from '../../shared/domain/quizzes/submit-quiz.ts';
 import { buildUserItem, createUser, userCreationActions } from '../../shared/domain/users/index.ts';
 import { medianLatencyOf, readUnits } from './support/measure.ts';
+import { startBenchStack } from './support/bench-stack.ts';
 
 const SIZES = [100, 100_000];
 const SAMPLES = 20;
@@ -38,13 +38,7 @@ const run = Date.now().toString(36);
 /** Filler students' ids start here (see fillerUsers). */
 let fillerIdBase: number | undefined;
 
-process.env.LOG_LEVEL = 'silent';
-const stack = await startLocalStack({
-  port: 0,
-  names: { table: `bench-${run}`, bucket: `bench-media-${run}`, queuePrefix: `bench-${run}` },
-  pepper: generatePepper(),
-});
-Object.assign(process.env, stack.environment, { LOG_LEVEL: 'silent' });
+const stack = await startBenchStack(run);
 
 try {
   const admin = await createUser({

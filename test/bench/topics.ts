@@ -11,7 +11,6 @@
  * documented bound, ACCESS_PATTERNS.md "Topics").
  */
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import { db, tableName } from '../../shared/db/client.ts';
 import { topicStatsKey } from '../../shared/db/keys/topics.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
@@ -21,6 +20,7 @@ import { type ListTopicsInput, listTopics } from '../../shared/domain/topics/lis
 import { storedTopic, type TopicItem, topicStatsDeltas } from '../../shared/domain/topics/topic-item.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import { medianLatencyOf, readUnits } from './support/measure.ts';
+import { startBenchStack } from './support/bench-stack.ts';
 
 const SIZES = [1_000, 10_000];
 const FEED_COUNTS = [1_000, 5_000];
@@ -29,13 +29,7 @@ const medianLatency = medianLatencyOf({ samples: SAMPLES, warmup: 3 });
 const PARENTS = 20;
 const run = Date.now().toString(36);
 
-process.env.LOG_LEVEL = 'silent';
-const stack = await startLocalStack({
-  port: 0,
-  names: { table: `bench-${run}`, bucket: `bench-media-${run}`, queuePrefix: `bench-${run}` },
-  pepper: generatePepper(),
-});
-Object.assign(process.env, stack.environment, { LOG_LEVEL: 'silent' });
+const stack = await startBenchStack(run);
 
 try {
   const admin = await createUser({
