@@ -3,7 +3,15 @@ import { putAction, transactWrite } from '../../shared/db/transact.ts';
 import { storedMembership } from '../../shared/domain/spaces/index.ts';
 import { setUserStatus } from '../../shared/domain/users/index.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
-import { createSpace, expectError, type Feed, ISO, listFeeds, postFeed } from '../support/feeds.ts';
+import {
+  createSpace,
+  expectError,
+  type Feed,
+  ISO,
+  listFeeds,
+  postComment,
+  postFeed,
+} from '../support/feeds.ts';
 import { follow, type Json, profileList } from '../support/profiles.ts';
 
 /**
@@ -24,14 +32,7 @@ let pendingSpace: number;
 let publicFeed: Feed;
 let privateFeed: Feed;
 
-const comment = async (as: TestUser, feedId: number, message: string) => {
-  const response = await api<{ comment: Json }>('POST', `/feeds/${feedId}/comments`, {
-    as,
-    body: { message },
-  });
-  expect(response.status, response.text).toBe(201);
-  return response.body.comment;
-};
+const comment = postComment;
 
 beforeAll(async () => {
   [member, insider, outsider, moderator] = await Promise.all([

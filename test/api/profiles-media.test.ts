@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../../shared/domain/import/run-import.ts';
-import { api, createTestUser, type TestUser } from '../support/api.ts';
-import { createSpace, expectError, type Feed, ISO, postFeed } from '../support/feeds.ts';
+import { createTestUser, type TestUser } from '../support/api.ts';
+import { createSpace, expectError, type Feed, ISO, postComment, postFeed } from '../support/feeds.ts';
 import { getProfile, type Json, profileList } from '../support/profiles.ts';
 
 /**
@@ -19,14 +19,7 @@ let secretSpace: number;
 let publicFeed: Feed;
 let privateFeed: Feed;
 
-const comment = async (as: TestUser, feedId: number, message: string) => {
-  const response = await api<{ comment: Json }>('POST', `/feeds/${feedId}/comments`, {
-    as,
-    body: { message },
-  });
-  expect(response.status, response.text).toBe(201);
-  return response.body.comment;
-};
+const comment = postComment;
 
 beforeAll(async () => {
   [member, insider, outsider, moderator] = await Promise.all([

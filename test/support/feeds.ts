@@ -86,6 +86,20 @@ export async function postFeed(as: TestUser, body: FeedBody): Promise<Feed> {
   return response.body.feed;
 }
 
+/** Posts a published comment on a feed (201 expected) and answers it. */
+export async function postComment(
+  as: TestUser,
+  feedId: number,
+  message: string,
+): Promise<Record<string, unknown>> {
+  const response = await api<{ comment: Record<string, unknown> }>('POST', `/feeds/${feedId}/comments`, {
+    as,
+    body: { message },
+  });
+  expect(response.status, response.text).toBe(201);
+  return response.body.comment;
+}
+
 export const getFeed = (as: TestUser, id: number) => api<{ feed: Feed }>('GET', `/feeds/${id}`, { as });
 
 export const listFeeds = (as: TestUser, query: Record<string, string | number> = {}) =>
