@@ -7,7 +7,8 @@
  * The local Lambda runtime (lambda-runtime.ts) runs each batch: the worker's module, context, timeout and
  * invocation scope are the same as for the gateway's functions.
  *
- * Differences from the cloud, accepted locally: one batch at a time per queue (no `maxConcurrency` scaling), no
+ * Like Lambda's event source mapping, up to the queue's `maxConcurrency` batches run at once (one receive loop per
+ * slot). Differences from the cloud, accepted locally: the slots are always all polling (no gradual scaling), no
  * batching window, and a timed-out handler is reported as failed but keeps running (a process cannot kill a promise).
  */
 import {
@@ -68,8 +69,10 @@ const ERROR_BACKOFF_MS = 1000;
 interface QueueState {
   /** Sequence number of the receive most recently started. */
   started: number;
-  /** Sequence number of the latest receive that came back empty; -1 while this queue has work. */
+  /** Sequence number of the latest receive that came back empty with no batch in flight; -1 while there is work. */
   lastEmpty: number;
+  /** Batches of this queue being processed now. */
+  inFlight: number;
 }
 
 export function startPoller(options: PollerOptions): Poller {
@@ -80,7 +83,7 @@ export function startPoller(options: PollerOptions): Poller {
   });
   const invoke = options.invoke;
   const abort = new AbortController();
-  const states = options.queues.map<QueueState>(() => ({ started: 0, lastEmpty: -1 }));
+  const states = options.queues.map<QueueState>(() => ({ started: 0, lastEmpty: -1, inFlight: 0 }));
   const idleWaiters = new Set<{ targets: number[]; resolve: () => void }>();
 
   const checkIdle = () => {
@@ -92,32 +95,43 @@ export function startPoller(options: PollerOptions): Poller {
     }
   };
 
-  const loops = options.queues.map(async (queue, index) => {
+  const loops = options.queues.flatMap((queue, index) => {
     const state = states[index]!;
-    const arn = queue.arn ?? (await readArn(sqs, queue.url).catch(() => fallbackArn(queue.url)));
-    while (!abort.signal.aborted) {
-      const sequence = ++state.started;
-      let messages: Message[];
-      try {
-        messages = await receiveBatch(sqs, queue, abort.signal);
-      } catch (error) {
-        if (abort.signal.aborted) break;
-        process.stderr.write(
-          `${JSON.stringify({ source: 'local-poller', queue: queue.entry.name, level: 'error', message: 'receive failed', error: String(error) })}\n`,
-        );
-        await sleep(ERROR_BACKOFF_MS, abort.signal);
-        continue;
+    const arn = queue.arn
+      ? Promise.resolve(queue.arn)
+      : readArn(sqs, queue.url).catch(() => fallbackArn(queue.url));
+    const slot = async () => {
+      while (!abort.signal.aborted) {
+        const sequence = ++state.started;
+        let messages: Message[];
+        try {
+          messages = await receiveBatch(sqs, queue, abort.signal);
+        } catch (error) {
+          if (abort.signal.aborted) break;
+          process.stderr.write(
+            `${JSON.stringify({ source: 'local-poller', queue: queue.entry.name, level: 'error', message: 'receive failed', error: String(error) })}\n`,
+          );
+          await sleep(ERROR_BACKOFF_MS, abort.signal);
+          continue;
+        }
+        if (messages.length === 0) {
+          // Empty only counts while no other slot of the queue holds a batch (which may send more work).
+          if (state.inFlight === 0) state.lastEmpty = Math.max(state.lastEmpty, sequence);
+          checkIdle();
+          continue;
+        }
+        // Work found: forget the earlier empty sighting, so idle() needs a fresh one after this batch (whose worker
+        // may also have sent to another queue that idle() already counted as empty).
+        state.lastEmpty = -1;
+        state.inFlight += 1;
+        try {
+          await runBatch(sqs, queue, await arn, messages, invoke);
+        } finally {
+          state.inFlight -= 1;
+        }
       }
-      if (messages.length === 0) {
-        state.lastEmpty = sequence;
-        checkIdle();
-        continue;
-      }
-      // Work found: forget the earlier empty sighting, so idle() needs a fresh one after this batch (whose worker
-      // may also have sent to another queue that idle() already counted as empty).
-      state.lastEmpty = -1;
-      await runBatch(sqs, queue, arn, messages, invoke);
-    }
+    };
+    return Array.from({ length: Math.max(1, queue.entry.maxConcurrency ?? 1) }, slot);
   });
 
   return {

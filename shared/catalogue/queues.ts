@@ -39,10 +39,11 @@ export const QUEUES = [
   {
     // BuddyPress migration: `plan` messages cut a phase into chunks, `chunk` messages migrate one keyset range each
     // (idempotent, counted once); a chunk failing maxReceiveCount times is counted failed and lands in the DLQ.
+    // One chunk per invocation, four at once: each chunk is seconds of writes, and chunks of a phase are independent.
     name: 'migrations',
     entry: 'functions/workers/run-migration.ts',
     grants: { table: 'readWrite', sendTo: ['migrations'], secrets: ['buddypressSource'] },
-    batchSize: 5,
+    batchSize: 1,
     timeoutSeconds: 300,
     maxReceiveCount: 3,
     maxConcurrency: 4,

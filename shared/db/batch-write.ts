@@ -1,5 +1,6 @@
 import { BatchWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import { isConditionalCheckFailed } from './errors.ts';
 import type { ItemKey } from './partition.ts';
 import type { TransactAction } from './transact.ts';
 
@@ -45,22 +46,30 @@ async function writeBatch(items: readonly Record<string, unknown>[]): Promise<vo
 
 /**
  * Single-item updates, `parallel` at a time, each on its own (no atomicity across them): for idempotent in-place
- * changes (SET of values the caller determines) that may be repeated.
+ * changes (SET of values the caller determines) that may be repeated. An update whose condition fails (e.g.
+ * `attribute_exists(pk)` on an item deleted meanwhile) is left undone; answers how many were.
  */
 export async function updateItemsInParallel(
   actions: readonly TransactAction[],
   options: { parallel?: number } = {},
-): Promise<void> {
+): Promise<number> {
   let next = 0;
+  let refused = 0;
   const lanes = Array.from(
     { length: Math.max(1, Math.min(options.parallel ?? 4, actions.length)) },
     async () => {
       while (next < actions.length) {
         const update = actions[next++]!.Update;
         if (!update) throw new Error('updateItemsInParallel takes Update actions only');
-        await db().send(new UpdateCommand(update as UpdateCommandInput));
+        try {
+          await db().send(new UpdateCommand(update as UpdateCommandInput));
+        } catch (error) {
+          if (!isConditionalCheckFailed(error)) throw error;
+          refused += 1;
+        }
       }
     },
   );
   await Promise.all(lanes);
+  return refused;
 }

@@ -134,7 +134,7 @@ export async function queryItems<T>(
 export async function* queryAll<T>(
   partition: Partition,
   schema: ItemSchema<T>,
-  options: { ascending?: boolean; pageSize?: number } = {},
+  options: { ascending?: boolean; pageSize?: number; consistent?: boolean } = {},
 ): AsyncGenerator<T[]> {
   const condition = keyCondition(partition);
   let startKey: Record<string, unknown> | undefined;
@@ -149,6 +149,7 @@ export async function* queryAll<T>(
         ScanIndexForward: options.ascending ?? true,
         Limit: options.pageSize ?? 200,
         ExclusiveStartKey: startKey,
+        ...(options.consistent ? { ConsistentRead: true } : {}),
       }),
     );
     const items = (result.Items ?? []).map((item) => parseItem(schema, item));

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationMapKey } from '../../shared/db/keys/migrations.ts';
-import { getItem } from '../../shared/db/reads.ts';
-import { MapItemSchema } from '../../shared/domain/migrations/map-repository.ts';
+import { findMigratedTargets } from '../../shared/domain/migrations/migrated-targets.ts';
 import type { Fixture } from '../support/buddypress/generate.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import { cli, cliJson } from '../support/cli.ts';
@@ -168,19 +166,17 @@ describe('a full run', () => {
 
   it('migrated feeds are visible through the API with their original dates', async () => {
     const sourceId = fixture.sample.activity.id;
-    const map = await getItem(migrationMapKey('buddypress', 'activity', sourceId), MapItemSchema);
-    expect(map).toBeDefined();
-    const feed = await api<{ feed: Record<string, unknown> }>('GET', `/feeds/${map!.target_id}`, {
+    const feedId = await mapped(sourceId);
+    expect(feedId).toBeDefined();
+    const feed = await api<{ feed: Record<string, unknown> }>('GET', `/feeds/${feedId}`, {
       as: admin,
     });
     expect(feed.status).toBe(200);
     expect(feed.body.feed.created_at).toBe(fixture.sample.activity.date.replace(' ', 'T'));
     expect(feed.body.feed.message).toBe(fixture.sample.activity.content);
-    const comments = await api<{ comments: Record<string, unknown>[] }>(
-      'GET',
-      `/feeds/${map!.target_id}/comments`,
-      { as: admin },
-    );
+    const comments = await api<{ comments: Record<string, unknown>[] }>('GET', `/feeds/${feedId}/comments`, {
+      as: admin,
+    });
     expect(comments.status).toBe(200);
   });
 
@@ -222,4 +218,4 @@ describe('operator CLI', () => {
 });
 
 const mapped = async (activityId: number) =>
-  (await getItem(migrationMapKey('buddypress', 'activity', activityId), MapItemSchema))!.target_id;
+  (await findMigratedTargets('buddypress', 'activity', [activityId])).get(activityId);

@@ -3,7 +3,8 @@ import { expect } from 'vitest';
 import { commentKey, postKey } from '../../shared/db/keys/feeds.ts';
 import { spaceStatsKey } from '../../shared/db/keys/spaces.ts';
 import { batchGetItems } from '../../shared/db/reads.ts';
-import { findMaps } from '../../shared/domain/migrations/map-repository.ts';
+import { migratedRows } from '../../shared/domain/migrations/ledger.ts';
+import { findMigratedTargets } from '../../shared/domain/migrations/migrated-targets.ts';
 import type { Fixture } from './buddypress/generate.ts';
 
 const column = (fixture: Fixture, table: string, name: string) => {
@@ -25,18 +26,18 @@ const tally = (values: readonly number[]) => {
  */
 export async function expectAggregatesExact(fixture: Fixture): Promise<void> {
   const activityIds = column(fixture, 'bp_activity', 'id');
-  const [feedMaps, commentMaps, groupMaps, memberMaps] = await Promise.all([
-    findMaps('buddypress', 'activity', activityIds),
-    findMaps('buddypress', 'comment', activityIds),
-    findMaps('buddypress', 'group', column(fixture, 'bp_groups', 'id')),
-    findMaps('buddypress', 'membership', column(fixture, 'bp_groups_members', 'id')),
+  const [feedMaps, commentMaps, groupMaps, memberRows] = await Promise.all([
+    findMigratedTargets('buddypress', 'activity', activityIds),
+    findMigratedTargets('buddypress', 'comment', activityIds),
+    findMigratedTargets('buddypress', 'group', column(fixture, 'bp_groups', 'id')),
+    migratedRows('buddypress', 'membership', column(fixture, 'bp_groups_members', 'id')),
   ]);
   const posts = await batchGetItems(
-    [...feedMaps.values()].map((map) => postKey(map.target_id)),
+    [...feedMaps.values()].map((id) => postKey(id)),
     v.object({ id: v.number(), comments_count: v.number(), space_id: v.nullable(v.number()) }),
   );
   const comments = await batchGetItems(
-    [...commentMaps.values()].map((map) => commentKey(map.target_id)),
+    [...commentMaps.values()].map((id) => commentKey(id)),
     v.object({ post_id: v.number() }),
   );
   expect(feedMaps.size).toBeGreaterThan(0);
@@ -47,7 +48,7 @@ export async function expectAggregatesExact(fixture: Fixture): Promise<void> {
   for (const post of posts)
     expect(post.comments_count, `feed ${post.id}`).toBe(commentsPerPost.get(post.id) ?? 0);
 
-  const spaceIds = [...groupMaps.values()].map((map) => map.target_id);
+  const spaceIds = [...groupMaps.values()];
   const stats = await batchGetItems(
     spaceIds.map((id) => spaceStatsKey(id)),
     v.object({
@@ -63,9 +64,7 @@ export async function expectAggregatesExact(fixture: Fixture): Promise<void> {
       column(fixture, 'bp_groups_members', 'group_id')[i]!,
     ]),
   );
-  const membersPerSpace = tally(
-    [...memberMaps.keys()].map((rowId) => groupMaps.get(groupOfRow.get(rowId)!)!.target_id),
-  );
+  const membersPerSpace = tally([...memberRows].map((rowId) => groupMaps.get(groupOfRow.get(rowId)!)!));
   expect(stats.length).toBe(spaceIds.length);
   for (const stat of stats) {
     expect(stat.posts_count, `space ${stat.space_id} posts`).toBe(postsPerSpace.get(stat.space_id) ?? 0);

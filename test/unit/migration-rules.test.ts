@@ -72,10 +72,18 @@ describe('status shapes', () => {
       activities: { total: 50, completed: 0, percentage: 0 },
       comments: { total: 40, completed: 0, percentage: 0 },
     });
-    expect(running.current_step).toBe('Step 2 of 3: members, chunk 2 of 4 done');
+    expect(running.current_step).toBe('Step 2 of 4: members, chunk 2 of 4 done');
     // 60 done in 60 s, 140 left: 140 s.
     expect(running.estimated_time_remaining).toBe('2 minutes 20 seconds');
     expect(running.started_at).toBe('2026-11-23 01:00:00');
+  });
+
+  it('the closing step moves the totals, shard by shard', () => {
+    const closing = runningMigration(
+      run({ phase: 'tally', chunks_total_tally: 16, chunks_done_tally: 5 }),
+      '2026-11-23T01:01:00.000Z',
+    );
+    expect(closing.current_step).toBe('Step 4 of 4: totals of members and spaces, shard 5 of 16 done');
   });
 
   it('completed: results per item add up, errors kept, SQL timestamps and a spoken duration', () => {

@@ -1,50 +1,88 @@
-import type { ItemKey } from '../partition.ts';
+import { type Partition, tablePartition, type ItemKey } from '../partition.ts';
 import { pad } from './sort.ts';
 
-export type MigrationItemKind = 'group' | 'membership' | 'activity' | 'comment' | 'user';
+/** What a migration ledger records, per source row kind (a group, a membership row, a root activity, a comment). */
+export type MigrationLedgerKind = 'group' | 'membership' | 'activity' | 'comment';
+/** The target id families a source's rows map onto deterministically (see `migrationIdSpaceKey`). */
+export type MigrationIdSpaceName =
+  | 'space'
+  | 'user'
+  | 'post'
+  | 'comment'
+  | 'member_avatar'
+  | 'member_cover'
+  | 'group_avatar'
+  | 'group_cover';
 
 /** The one migration lock (one run at a time, any source): conditional Put, deleted when the run ends. */
 export const migrationLockKey = (): ItemKey => ({ pk: 'MIGRATION', sk: 'LOCK' });
 /** The current (latest) run of a source; `GET /migrations/<source>/status` is one GetItem of this item. */
 export const migrationRunKey = (source: string): ItemKey => ({ pk: `MIGRATION#${source}`, sk: 'RUN' });
-/** Copy of a finished run, kept when the next run replaces the current one. */
-export const migrationRunArchiveKey = (source: string, runId: string): ItemKey => ({
+/**
+ * A source's id space of one target family: segments `{from, to, first}` saying that source id `s` in
+ * `[from, to]` maps onto target id `first + s - from`, blocks reserved from the target's sequence. Segments are
+ * only ever appended, so a source row keeps its target id across runs.
+ */
+export const migrationIdSpaceKey = (source: string, name: MigrationIdSpaceName): ItemKey => ({
   pk: `MIGRATION#${source}`,
-  sk: `RUN#${runId}`,
+  sk: `IDSPACE#${name}`,
+});
+/**
+ * The ledger of a source: which rows of one kind a run has migrated and counted, as a number set per block of
+ * source ids, added to in the transaction that counts a chunk. One partition per block.
+ */
+export const migrationLedgerKey = (source: string, kind: MigrationLedgerKind, block: number): ItemKey => ({
+  pk: `MIGLEDGER#${source}#${kind}#${block}`,
+  sk: 'LEDGER',
 });
 /** Chunk marker: Put with `attribute_not_exists(pk)` in the transaction that adds the chunk's counts. */
-export const migrationChunkKey = (runId: string, kind: MigrationItemKind, chunkNo: number): ItemKey => ({
+export const migrationChunkKey = (runId: string, kind: MigrationLedgerKind, chunkNo: number): ItemKey => ({
   pk: `MIGRATIONRUN#${runId}`,
   sk: `CHUNK#${kind}#${pad(chunkNo)}`,
 });
+/** Put `attribute_not_exists(pk)` when a chunk's processing starts: a delivery finding it is a retry. */
+export const migrationChunkAttemptKey = (
+  runId: string,
+  kind: MigrationLedgerKind,
+  chunkNo: number,
+): ItemKey => ({
+  pk: `MIGRATIONRUN#${runId}`,
+  sk: `ATTEMPT#${kind}#${pad(chunkNo)}`,
+});
 /**
- * A chunk's reservation (ids from the sequences, its clock), created once with `attribute_not_exists(pk)` and
- * reused by every delivery, so a rewritten chunk gets the same ids and dates.
+ * Marker of a chunk's move of an earlier run's feed's `comments_count` (new comments under it), created in the
+ * transaction that moves it, so a redelivery moves it once.
  */
-export const migrationChunkReservationKey = (
+export const migrationFeedMoveKey = (runId: string, chunkNo: number, postId: number): ItemKey => ({
+  pk: `MIGRATIONRUN#${runId}`,
+  sk: `FEEDMOVE#${pad(chunkNo)}#${pad(postId)}`,
+});
+/**
+ * One shard of a counted chunk's aggregate moves (counter item → deltas), written in the chunk's counting
+ * transaction; the run's last step sums each shard over all chunks and moves every counter item once.
+ */
+export const migrationTallyKey = (
   runId: string,
-  kind: MigrationItemKind,
+  shard: number,
+  kind: MigrationLedgerKind,
   chunkNo: number,
 ): ItemKey => ({
   pk: `MIGRATIONRUN#${runId}`,
-  sk: `RESERVE#${kind}#${pad(chunkNo)}`,
+  sk: `TALLY#${pad(shard)}#${kind}#${pad(chunkNo)}`,
 });
-/** Marker of one part of a chunk's aggregate moves (a chunk moving more counters than one transaction holds). */
-export const migrationChunkPartKey = (
-  runId: string,
-  kind: MigrationItemKind,
-  chunkNo: number,
-  part: number,
-): ItemKey => ({
+/** Every chunk's tally of one shard (the last step's Query). */
+export const migrationRunTallies = (runId: string, shard: number): Partition =>
+  tablePartition(`MIGRATIONRUN#${runId}`, `TALLY#${pad(shard)}#`);
+/** Marker of one applied part of a tally shard (created in the transaction that moves the part's counters). */
+export const migrationTallyPartKey = (runId: string, shard: number, part: number): ItemKey => ({
   pk: `MIGRATIONRUN#${runId}`,
-  sk: `CHUNKPART#${kind}#${pad(chunkNo)}#${pad(part)}`,
+  sk: `TALLYDONE#${pad(shard)}#${pad(part)}`,
 });
-/** Source id → target id map, across runs (skip_existing, never duplicate): conditional Put per migrated row. */
-export const migrationMapKey = (
-  source: string,
-  kind: MigrationItemKind,
-  sourceId: number | string,
-): ItemKey => ({
-  pk: `MIGMAP#${source}#${kind}#${sourceId}`,
+/**
+ * Source user id → platform user id, across runs: a source user becomes a new user (at its id-space id) or, when
+ * its e-mail or login is taken on the platform, that user. Written once the user exists.
+ */
+export const migrationUserMapKey = (source: string, sourceUserId: number): ItemKey => ({
+  pk: `MIGMAP#${source}#user#${sourceUserId}`,
   sk: 'MAP',
 });

@@ -1,23 +1,25 @@
 import { publish } from '../../integrations/queue-publisher.ts';
-import { MIGRATION_ITEMS, type MigrationItem } from '../../vocabulary/migrations.ts';
+import { MIGRATION_ITEMS } from '../../vocabulary/migrations.ts';
 import { nowIso } from '../dates.ts';
-import { chunksDoneName, chunksTotalName, counterOf, type RunItem } from './run-item.ts';
+import { chunksDoneName, chunksTotalName, counterOf, type RunItem, type RunPhase } from './run-item.ts';
 import { advancePhase, findRun, finishRun } from './run-repository.ts';
 
-/** The run's phases: its items in dependency order (groups → members → activities). */
-export const phasesOf = (run: Pick<RunItem, 'items'>): MigrationItem[] =>
-  MIGRATION_ITEMS.filter((item) => run.items.includes(item));
+/** The run's steps: its items in dependency order (groups → members → activities), then the tally. */
+export const phasesOf = (run: Pick<RunItem, 'items'>): RunPhase[] => [
+  ...MIGRATION_ITEMS.filter((item) => run.items.includes(item)),
+  'tally',
+];
 
-export const planMessage = (run: RunItem, phase: MigrationItem) =>
+export const planMessage = (run: RunItem, phase: RunPhase) =>
   ({ kind: 'plan', source: 'buddypress', run_id: run.run_id, phase }) as const;
 
 /**
  * Called after each chunk is counted (and on every redelivery of a counted one): when the phase has all its chunks
- * counted, the one caller that wins the conditional phase change plans the next phase, or ends the run. If that
- * caller dies between the two, the next redelivery finds the next phase unplanned and plans it (planning twice
- * only re-sends chunks, which count once).
+ * counted, the one caller that wins the conditional phase change plans the next phase, or ends the run after the
+ * tally. If that caller dies between the two, the next redelivery finds the next phase unplanned and plans it
+ * (planning twice only re-sends chunks, which count once).
  */
-export async function advanceIfPhaseDone(source: string, runId: string, phase: MigrationItem): Promise<void> {
+export async function advanceIfPhaseDone(source: string, runId: string, phase: RunPhase): Promise<void> {
   const run = await findRun(source, true);
   if (!run || run.run_id !== runId || run.status !== 'in_progress') return;
   const phases = phasesOf(run);

@@ -1,8 +1,7 @@
+import type { MigrationLedgerKind } from '../../db/keys/migrations.ts';
 import type { BuddypressSource } from '../../integrations/buddypress/source.ts';
 import { sourceDateToIso } from '../../integrations/buddypress/source.ts';
-import type { SequenceName } from '../../db/keys/sequences.ts';
-import type { MigrationCounted, MigrationItem } from '../../vocabulary/migrations.ts';
-import { type ChunkReservation, reserveChunk } from './chunk-reservation.ts';
+import type { MigrationCounted } from '../../vocabulary/migrations.ts';
 import { ChunkWrites } from './chunk-writes.ts';
 import { counterName, type Outcome, type RunItem } from './run-item.ts';
 
@@ -12,28 +11,28 @@ export class ChunkContext {
   readonly errors: { item: string; id: string; error: string }[] = [];
   /** The chunk's items and aggregate moves, written after the rows are mapped (process-migration-message.ts). */
   readonly writes = new ChunkWrites();
+  /** Source rows this chunk migrates for the first time, per kind: they enter the ledger when it is counted. */
+  readonly migrated = new Map<MigrationLedgerKind, number[]>();
 
   readonly run: RunItem;
   readonly source: BuddypressSource;
-  /** The chunk's clock: the processing time, until a reservation pins it for every delivery. */
-  now: string;
   readonly chunkNo: number;
+  /**
+   * Whether an earlier delivery may have written some of this chunk's targets (it started and was not counted):
+   * then targets are read before they are put, so nothing a member did since (a reaction) is overwritten.
+   */
+  readonly retry: boolean;
 
-  constructor(run: RunItem, source: BuddypressSource, now: string, chunkNo: number) {
+  constructor(run: RunItem, source: BuddypressSource, chunkNo: number, retry: boolean) {
     this.run = run;
     this.source = source;
-    this.now = now;
     this.chunkNo = chunkNo;
+    this.retry = retry;
   }
 
-  /** Pins the chunk's ids and clock (chunk-reservation.ts): the same on every delivery. */
-  async reserve(
-    phase: MigrationItem,
-    counts: Partial<Record<SequenceName, number>>,
-  ): Promise<ChunkReservation> {
-    const reservation = await reserveChunk(this.run.run_id, phase, this.chunkNo, counts);
-    this.now = reservation.now;
-    return reservation;
+  /** The run's clock: every delivery of every chunk stamps the same time where the source has none. */
+  get now(): string {
+    return this.run.started_at;
   }
 
   get skipExisting(): boolean {
@@ -54,15 +53,15 @@ export class ChunkContext {
     this.count(item, 'failed');
     this.errors.push({ item, id: String(sourceId), error });
   }
-}
 
-/** How a row stands against its mapping: new, already written by this run, or by an earlier one. */
-export type MapState = 'new' | 'this_run' | 'earlier_run';
-export const mapState = (
-  map: { run_id: string; created_run_id?: string | undefined } | undefined,
-  runId: string,
-): MapState =>
-  map === undefined ? 'new' : (map.created_run_id ?? map.run_id) === runId ? 'this_run' : 'earlier_run';
+  /** A row migrated for the first time: counted, and recorded in the ledger with the chunk. */
+  created(item: MigrationCounted, kind: MigrationLedgerKind, sourceId: number): void {
+    this.count(item, 'migrated');
+    const ids = this.migrated.get(kind) ?? [];
+    ids.push(sourceId);
+    this.migrated.set(kind, ids);
+  }
+}
 
 /** BuddyPress HTML (mention anchors, entities) as the plain text our messages store. */
 export function sourceHtmlToText(html: string): string {

@@ -1,29 +1,29 @@
-import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
 import type { ItemKey } from '../../db/partition.ts';
 import type { TransactAction } from '../../db/transact.ts';
+import { Tally } from './tally.ts';
 
 type StoredItem = Record<string, unknown> & ItemKey;
 
 /**
- * What one chunk writes, gathered before anything is written. Invariant: everything in `puts` and `updates` is
- * idempotent (deterministic keys, ids and content), so a redelivered or retried chunk may write it again; every
- * counter is an aggregate another chunk also moves, so it is summed per item here and moved once, in the
- * transactions that create the chunk's markers (run-repository.ts `recordChunk`).
+ * What one chunk writes, gathered before anything is written. Invariants: everything in `puts` is idempotent
+ * (id-space ids, deterministic content), so a redelivered or retried chunk may write it again; `updates` are
+ * in-place SETs of an earlier run's targets, conditioned on the target still existing; every aggregate another
+ * writer also moves goes to the `tally` (moved once per run, see tally.ts), except an earlier run's feed gaining
+ * comments, whose `comments_count` moves with its own marker (`feedCommentMoves`).
  */
 export class ChunkWrites {
   readonly #puts = new Map<string, StoredItem>();
   readonly updates: TransactAction[] = [];
-  readonly #counters = new Map<
-    string,
-    { key: ItemKey; deltas: CounterDeltas; setOnCreate?: Readonly<Record<string, unknown>> }
-  >();
+  readonly tally = new Tally();
+  /** Feed id (created by an earlier run) → comments this chunk adds under it. */
+  readonly feedCommentMoves = new Map<number, number>();
 
   /** A plain put; a later put of the same key replaces an earlier one (a batch may name a key once). */
   put(item: StoredItem): void {
     this.#puts.set(idOf(item), item);
   }
 
-  /** An idempotent in-place update (SET of values the chunk determines), for items an earlier run created. */
+  /** An idempotent in-place update of an item an earlier run created. */
   update(action: TransactAction): void {
     this.updates.push(action);
   }
@@ -31,36 +31,17 @@ export class ChunkWrites {
   count(
     key: ItemKey,
     deltas: Readonly<Record<string, number>>,
-    setOnCreate?: Readonly<Record<string, unknown>>,
-  ) {
-    const id = idOf(key);
-    const entry = this.#counters.get(id) ?? {
-      key,
-      deltas: new CounterDeltas(),
-      ...(setOnCreate ? { setOnCreate } : {}),
-    };
-    entry.deltas.addAll(deltas);
-    this.#counters.set(id, entry);
+    identity?: Readonly<Record<string, unknown>>,
+  ): void {
+    this.tally.add(key, deltas, identity);
+  }
+
+  addCommentsTo(postId: number, comments: number): void {
+    this.feedCommentMoves.set(postId, (this.feedCommentMoves.get(postId) ?? 0) + comments);
   }
 
   get puts(): StoredItem[] {
     return [...this.#puts.values()];
-  }
-
-  /** One update per counted item, in key order (so every delivery cuts them into the same marker parts). */
-  counterActions(): TransactAction[] {
-    return [...this.#counters]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .filter(([, entry]) => !entry.deltas.isEmpty)
-      .map(([, entry]) =>
-        counterUpdate(entry.key, entry.deltas, entry.setOnCreate ? { setOnCreate: entry.setOnCreate } : {}),
-      );
-  }
-
-  clear(): void {
-    this.#puts.clear();
-    this.updates.length = 0;
-    this.#counters.clear();
   }
 }
 

@@ -1,262 +1,180 @@
+import * as v from 'valibot';
 import { commentKey, postKey } from '../../db/keys/feeds.ts';
-import { userKey, userStatsKey } from '../../db/keys/users.ts';
-import { updateAction } from '../../db/transact.ts';
+import type { ItemKey } from '../../db/partition.ts';
+import { batchGetItems } from '../../db/reads.ts';
 import type { ActivityRow } from '../../integrations/buddypress/source.ts';
-import {
-  type CommentItem,
-  commentCounts,
-  commentPoints,
-  feedAggregates,
-  type PostItem,
-  storedComment,
-  storedPost,
-} from '../feeds/index.ts';
-import { type SpacePrivacy, spaceVisibility } from '../spaces/index.ts';
-import { renderMarkdown } from '../text/index.ts';
-import { slugify } from '../topics/index.ts';
-import { type ChunkContext, type MapState, mapState, sourceHtmlToText } from './chunk-context.ts';
-import { ensureUsers } from './ensure-users.ts';
-import { reservedId } from './chunk-reservation.ts';
-import { createdRunOf, findMaps, type MapItem, storedMap } from './map-repository.ts';
+import { contentUpdate, type FeedPlace, writeNewComment, writeNewPost } from './activity-targets.ts';
+import type { ChunkContext } from './chunk-context.ts';
+import { nearestParent, underSpam } from './comment-trees.ts';
+import { targetIds } from './id-spaces.ts';
+import { migratedRows } from './ledger.ts';
+import { DELETED, groupSpaces } from './space-resolver.ts';
+import { resolveUsers } from './user-resolver.ts';
 
-interface Target {
-  readonly postId: number;
-  readonly spaceId: number | null;
-  readonly privacy: SpacePrivacy | null;
-  /** Whether this chunk writes the feed (false: an earlier run's, skipped). */
-  readonly written: boolean;
-  /** Whether this run created the feed (its aggregates move with this chunk's recording). */
-  readonly created: boolean;
-}
+/** How a chunk stands to one root: a feed it creates, an earlier run's feed, or a root whose space is gone. */
+type RootTarget =
+  | { readonly kind: 'new'; readonly place: FeedPlace; readonly row: ActivityRow; readonly userId: number }
+  | { readonly kind: 'earlier'; readonly place: FeedPlace; readonly row: ActivityRow }
+  | { readonly kind: 'space_deleted' };
 
 /**
  * `activity_update` roots → feeds (a group's into its space), then their `activity_comment` trees → comments.
  * Left out, uncounted: spam comments and every comment under a spam one, and comments of roots that do not
  * migrate. A row whose author the source no longer has (or whose group was not migrated) is unmappable; a
- * comment whose parent is gone or unmappable hangs from its nearest migrated ancestor (the feed at worst).
+ * comment whose parent is gone or unmappable hangs from its nearest migrated ancestor (the feed at worst). Rows an
+ * earlier run migrated are skipped or (skip_existing off) updated in place; new comments under an earlier run's
+ * feed are added to it. Content in a space the platform deleted since is skipped.
  */
 export async function migrateActivities(context: ChunkContext, rows: readonly ActivityRow[]): Promise<void> {
   const { run } = context;
-  // Positions in the chunk name the reserved ids, so the order must not depend on the source's answer order.
   const roots = [...rows].sort((a, b) => a.id - b.id);
   const all = [...(await context.source.commentsOfRoots(roots.map((root) => root.id)))].sort(
     (a, b) => a.id - b.id,
   );
   const byId = new Map(all.map((comment) => [comment.id, comment]));
-  const position = new Map(all.map((comment, index) => [comment.id, index]));
   const comments = all.filter((comment) => !underSpam(comment, byId));
-  const groupIds = roots.filter((root) => root.component === 'groups').map((root) => root.itemId);
-  const [groups, users, rootMaps, commentMaps, reservation] = await Promise.all([
-    findMaps(run.source, 'group', groupIds),
-    ensureUsers(
+  const [spaces, users, earlierRoots, earlierComments, postIds, commentIds] = await Promise.all([
+    groupSpaces(
+      context,
+      roots.filter((root) => root.component === 'groups').map((root) => root.itemId),
+    ),
+    resolveUsers(
       context,
       [...roots, ...comments].map((row) => row.userId),
     ),
-    findMaps(
+    migratedRows(
       run.source,
       'activity',
       roots.map((root) => root.id),
+      { exceptRun: run.run_id },
     ),
-    findMaps(
+    migratedRows(
+      run.source,
+      'comment',
+      comments.map((comment) => comment.id),
+      { exceptRun: run.run_id },
+    ),
+    targetIds(
+      run.source,
+      'post',
+      roots.map((root) => root.id),
+    ),
+    targetIds(
       run.source,
       'comment',
       comments.map((comment) => comment.id),
     ),
-    context.reserve('activities', { post: roots.length, comment: all.length }),
   ]);
 
-  const targets = new Map<number, Target>();
-  const written: { row: ActivityRow; target: Target; userId: number; state: MapState }[] = [];
-  roots.forEach((root, index) => {
-    const group = root.component === 'groups' ? groups.get(root.itemId) : undefined;
-    if (root.component === 'groups' && !group) {
-      context.fail('activities', root.id, `group ${root.itemId} was not migrated`);
-      return;
-    }
+  const targets = new Map<number, RootTarget>();
+  for (const root of roots) {
+    const space = root.component === 'groups' ? spaces.get(root.itemId) : undefined;
     const userId = users.get(root.userId);
-    if (userId === undefined) {
-      context.fail('activities', root.id, `author ${root.userId} not found`);
-      return;
-    }
-    const map = rootMaps.get(root.id);
-    const state = mapState(map, run.run_id);
-    const target = {
-      postId: map ? map.target_id : reservedId(reservation, 'post', index),
-      spaceId: group?.target_id ?? null,
-      privacy: (group?.privacy as SpacePrivacy | undefined) ?? null,
-      written: !(state === 'earlier_run' && context.skipExisting),
-      created: state !== 'earlier_run',
-    };
-    targets.set(root.id, target);
-    if (!target.written) context.count('activities', 'skipped');
+    if (root.component === 'groups' && !space)
+      context.fail('activities', root.id, `group ${root.itemId} was not migrated`);
+    else if (space === DELETED) {
+      targets.set(root.id, { kind: 'space_deleted' });
+      context.count('activities', 'skipped');
+    } else if (userId === undefined) context.fail('activities', root.id, `author ${root.userId} not found`);
     else {
-      context.count('activities', 'migrated');
-      written.push({ row: root, target, userId, state });
+      const place = {
+        postId: postIds.get(root.id)!,
+        spaceId: space?.spaceId ?? null,
+        privacy: space?.privacy ?? null,
+      };
+      targets.set(
+        root.id,
+        earlierRoots.has(root.id)
+          ? { kind: 'earlier', place, row: root }
+          : { kind: 'new', place, row: root, userId },
+      );
     }
-  });
+  }
+
+  // What exists already: an earlier run's feeds and comments (updated in place, or gaining new comments), and on a
+  // retry what the earlier delivery wrote (kept as it is).
+  const gainingComments = new Set(
+    comments.filter((comment) => !earlierComments.has(comment.id)).map((comment) => comment.itemId),
+  );
+  const present = await existingTargets([
+    ...[...targets.values()].flatMap((target) =>
+      (target.kind === 'earlier' && (!context.skipExisting || gainingComments.has(target.row.id))) ||
+      (target.kind === 'new' && context.retry)
+        ? [postKey(target.place.postId)]
+        : [],
+    ),
+    ...comments.flatMap((comment) =>
+      (earlierComments.has(comment.id) && !context.skipExisting) ||
+      (context.retry && !earlierComments.has(comment.id))
+        ? [commentKey(commentIds.get(comment.id)!)]
+        : [],
+    ),
+  ]);
 
   const commentTargets = new Map<number, number>();
   const commentsOf = new Map<number, number>();
   for (const comment of comments) {
     const target = targets.get(comment.itemId);
     if (!target) continue;
+    if (target.kind === 'space_deleted') {
+      context.count('comments', 'skipped');
+      continue;
+    }
     const userId = users.get(comment.userId);
     if (userId === undefined) {
       context.fail('comments', comment.id, `author ${comment.userId} not found`);
       continue;
     }
-    const map = commentMaps.get(comment.id);
-    const state = mapState(map, run.run_id);
-    const commentId = map ? map.target_id : reservedId(reservation, 'comment', position.get(comment.id)!);
+    const commentId = commentIds.get(comment.id)!;
+    const key = commentKey(commentId);
     commentTargets.set(comment.id, commentId);
-    if (state === 'earlier_run' && context.skipExisting) {
+    if (earlierComments.has(comment.id)) {
+      if (context.skipExisting || !present.has(keyId(key))) context.count('comments', 'skipped');
+      else {
+        context.writes.update(contentUpdate('comment', commentId, comment));
+        context.count('comments', 'migrated');
+      }
+      continue;
+    }
+    // A new comment under an earlier run's feed the platform has deleted since: nothing to hang it from.
+    if (target.kind === 'earlier' && !present.has(keyId(postKey(target.place.postId)))) {
       context.count('comments', 'skipped');
       continue;
     }
-    context.count('comments', 'migrated');
-    const parent = nearestParent(comment, byId, commentTargets);
-    writeComment(context, comment, { target, userId, state, commentId, parentId: parent, map });
-    if (state === 'earlier_run') continue;
-    // A comment this run creates counts on its feed: in the feed's own put when this chunk writes the feed as
-    // created, else (a feed an earlier run created) as an aggregate move.
-    if (target.created && target.written)
-      commentsOf.set(target.postId, (commentsOf.get(target.postId) ?? 0) + 1);
-    else context.writes.count(postKey(target.postId), { comments_count: 1 });
+    const parentId = nearestParent(comment, byId, commentTargets);
+    writeNewComment(
+      context,
+      comment,
+      { place: target.place, commentId, parentId, userId },
+      { put: !present.has(keyId(key)) },
+    );
+    context.created('comments', 'comment', comment.id);
+    if (target.kind === 'new')
+      commentsOf.set(target.place.postId, (commentsOf.get(target.place.postId) ?? 0) + 1);
+    else context.writes.addCommentsTo(target.place.postId, 1);
   }
-  for (const entry of written)
-    writePost(context, entry, commentsOf.get(entry.target.postId) ?? 0, rootMaps.get(entry.row.id));
+
+  for (const target of targets.values()) {
+    if (target.kind === 'new') {
+      const { place, row, userId } = target;
+      const put = !present.has(keyId(postKey(place.postId)));
+      writeNewPost(context, row, place, userId, commentsOf.get(place.postId) ?? 0, { put });
+      context.created('activities', 'activity', row.id);
+    } else if (target.kind === 'earlier') {
+      if (context.skipExisting || !present.has(keyId(postKey(target.place.postId))))
+        context.count('activities', 'skipped');
+      else {
+        context.writes.update(contentUpdate('post', target.place.postId, target.row));
+        context.count('activities', 'migrated');
+      }
+    }
+  }
 }
 
-/** True when the comment or one of its ancestors (as far as they still exist) is spam. */
-function underSpam(comment: ActivityRow, byId: ReadonlyMap<number, ActivityRow>): boolean {
-  for (let current: ActivityRow | undefined = comment, hops = 0; current && hops < 10_000; hops++) {
-    if (current.isSpam) return true;
-    current = current.secondaryItemId === current.itemId ? undefined : byId.get(current.secondaryItemId);
-  }
-  return false;
-}
+const keyId = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
 
-function nearestParent(
-  comment: ActivityRow,
-  byId: ReadonlyMap<number, ActivityRow>,
-  targets: ReadonlyMap<number, number>,
-): number | null {
-  for (
-    let parentId = comment.secondaryItemId, hops = 0;
-    parentId !== comment.itemId && hops < 10_000;
-    hops++
-  ) {
-    const target = targets.get(parentId);
-    if (target !== undefined) return target;
-    const parent = byId.get(parentId);
-    if (!parent) return null;
-    parentId = parent.secondaryItemId;
-  }
-  return null;
+async function existingTargets(keys: readonly ItemKey[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const found = await batchGetItems(keys, v.object({ pk: v.string(), sk: v.string() }), { consistent: true });
+  return new Set(found.map(keyId));
 }
-
-/** A feed's writes: created (put, aggregates), or an earlier run's brought up to date in place. */
-function writePost(
-  context: ChunkContext,
-  entry: { row: ActivityRow; target: Target; userId: number; state: MapState },
-  commentsCount: number,
-  map: MapItem | undefined,
-): void {
-  const { row, target, userId, state } = entry;
-  const { run, writes } = context;
-  const message = sourceHtmlToText(row.content);
-  writes.put(
-    storedMap(run.source, {
-      kind: 'activity',
-      source_id: row.id,
-      target_id: target.postId,
-      run_id: run.run_id,
-      created_run_id: map ? createdRunOf(map) : run.run_id,
-    }),
-  );
-  if (state === 'earlier_run') {
-    writes.update(contentUpdate(postKey(target.postId), message, context.now));
-    return;
-  }
-  const createdAt = context.dateOf(row.dateRecorded);
-  const post: PostItem = {
-    id: target.postId,
-    user_id: userId,
-    space_id: target.spaceId,
-    space_visibility: spaceVisibility(target.privacy),
-    title: '',
-    slug: slugify(message.slice(0, 60)) || `feed-${target.postId}`,
-    message,
-    message_rendered: renderMarkdown(message),
-    type: 'text',
-    status: 'published',
-    topic_ids: [],
-    comments_count: commentsCount,
-    reactions_count: 0,
-    media: [],
-    created_at: createdAt,
-    updated_at: createdAt,
-  };
-  writes.put(storedPost(post));
-  for (const aggregate of feedAggregates(post))
-    writes.count(aggregate.key, aggregate.deltas, aggregate.identity);
-}
-
-/** A comment's writes: created (put, its author's aggregates), or an earlier run's brought up to date in place. */
-function writeComment(
-  context: ChunkContext,
-  row: ActivityRow,
-  at: {
-    target: Target;
-    userId: number;
-    state: MapState;
-    commentId: number;
-    parentId: number | null;
-    map: MapItem | undefined;
-  },
-): void {
-  const { target, userId, state, commentId, parentId, map } = at;
-  const { run, writes } = context;
-  const message = sourceHtmlToText(row.content);
-  writes.put(
-    storedMap(run.source, {
-      kind: 'comment',
-      source_id: row.id,
-      target_id: commentId,
-      run_id: run.run_id,
-      created_run_id: map ? createdRunOf(map) : run.run_id,
-    }),
-  );
-  if (state === 'earlier_run') {
-    writes.update(contentUpdate(commentKey(commentId), message, context.now));
-    return;
-  }
-  const createdAt = context.dateOf(row.dateRecorded);
-  const comment = {
-    id: commentId,
-    post_id: target.postId,
-    parent_id: parentId,
-    user_id: userId,
-    space_id: target.spaceId,
-    space_visibility: spaceVisibility(target.privacy),
-    course_id: null,
-    message,
-    message_rendered: renderMarkdown(message),
-    status: 'published',
-    reactions_count: 0,
-    created_at: createdAt,
-    updated_at: createdAt,
-  } satisfies CommentItem;
-  writes.put(storedComment(comment));
-  // The same aggregates and points a comment posted through the API moves (profiles and lists read them).
-  writes.count(userStatsKey(userId), commentCounts(comment), { entity: 'user_stats', user_id: userId });
-  const points = commentPoints(comment);
-  if (points > 0) writes.count(userKey(userId), { total_points: points }, {});
-}
-
-/** skip_existing off: the content is brought up to date in place; counters and dates stay as migrated. */
-const contentUpdate = (key: { pk: string; sk: string }, message: string, now: string) =>
-  updateAction(key, {
-    UpdateExpression: 'SET message = :message, message_rendered = :rendered, updated_at = :now',
-    ExpressionAttributeValues: { ':message': message, ':rendered': renderMarkdown(message), ':now': now },
-  });

@@ -1,6 +1,12 @@
+import * as v from 'valibot';
 import { spaceKey } from '../../db/keys/spaces.ts';
-import { nextId } from '../../db/sequence.ts';
-import { putAction, transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
+import { batchGetItems } from '../../db/reads.ts';
+import {
+  putAction,
+  type TransactAction,
+  transactWriteIfConditionsHold,
+  updateAction,
+} from '../../db/transact.ts';
 import type { GroupRow } from '../../integrations/buddypress/source.ts';
 import {
   DEFAULT_SPACE_SETTINGS,
@@ -10,11 +16,13 @@ import {
   storedSpaceSlugGuard,
   storedSpaceStats,
 } from '../spaces/index.ts';
+import { nowIso } from '../dates.ts';
 import { renderMarkdown } from '../text/index.ts';
 import { slugify } from '../topics/index.ts';
-import { type ChunkContext, mapState, sourceHtmlToText } from './chunk-context.ts';
-import { ensureUsers } from './ensure-users.ts';
-import { createdRunOf, findMaps, type MapItem, mapAction } from './map-repository.ts';
+import { type ChunkContext, sourceHtmlToText } from './chunk-context.ts';
+import { targetIds } from './id-spaces.ts';
+import { migratedRows } from './ledger.ts';
+import { resolveUsers } from './user-resolver.ts';
 
 /** Group privacy → space privacy (decisions.md): public → public, private → private, hidden → secret. */
 export function privacyOf(status: string): SpacePrivacy | undefined {
@@ -24,101 +32,145 @@ export function privacyOf(status: string): SpacePrivacy | undefined {
   return undefined;
 }
 
+/** Groups per creation transaction: the slug guard, the space and its stats each. */
+const GROUPS_PER_TRANSACTION = 25;
+
 /**
- * Groups → spaces, one transaction per group (space, its slug guard, its stats, its map). A slug taken on the
- * platform gets `-<space id>` appended. A status other than the three BuddyPress knows is unmappable.
+ * Groups → spaces at their id-space ids. A new group's space, slug guard and stats item are created together
+ * (several groups per transaction); a slug taken on the platform gets `-<space id>` appended. A group an earlier
+ * run migrated is skipped, or (skip_existing off) its title and description are brought up to date in place. A
+ * status other than the three BuddyPress knows is unmappable.
  */
 export async function migrateGroups(context: ChunkContext, rows: readonly GroupRow[]): Promise<void> {
   const { run } = context;
-  const maps = await findMaps(
-    run.source,
-    'group',
-    rows.map((row) => row.id),
-  );
-  const creators = await ensureUsers(
-    context,
-    rows.map((row) => row.creatorId),
-  );
+  const ids = rows.map((row) => row.id);
+  const [earlier, spaceIds, creators] = await Promise.all([
+    migratedRows(run.source, 'group', ids, { exceptRun: run.run_id }),
+    targetIds(run.source, 'space', ids),
+    resolveUsers(
+      context,
+      rows.map((row) => row.creatorId),
+    ),
+  ]);
+  const fresh: SpaceItem[] = [];
+  const updates: { row: GroupRow; spaceId: number }[] = [];
   for (const row of rows) {
     const privacy = privacyOf(row.status);
-    if (!privacy) {
-      context.fail('groups', row.id, `unknown group status "${row.status}"`);
-      continue;
-    }
-    const map = maps.get(row.id);
-    const state = mapState(map, run.run_id);
-    if (state === 'this_run') context.count('groups', 'migrated');
-    else if (state === 'earlier_run' && context.skipExisting) context.count('groups', 'skipped');
-    else if (state === 'earlier_run') {
-      await updateGroup(context, row, map!, privacy);
-      context.count('groups', 'migrated');
-    } else {
-      await createGroup(context, row, privacy, creators.get(row.creatorId) ?? 0);
+    if (!privacy) context.fail('groups', row.id, `unknown group status "${row.status}"`);
+    else if (!earlier.has(row.id)) {
+      fresh.push(newSpace(context, row, spaceIds.get(row.id)!, privacy, creators.get(row.creatorId) ?? 0));
+      context.created('groups', 'group', row.id);
+    } else if (context.skipExisting) context.count('groups', 'skipped');
+    else updates.push({ row, spaceId: spaceIds.get(row.id)! });
+  }
+  // A retry finds the spaces an earlier delivery created: they are this run's, already whole.
+  const existing = context.retry ? await existingSpaces(fresh.map((space) => space.id)) : new Set<number>();
+  await createSpaces(
+    context,
+    fresh.filter((space) => !existing.has(space.id)),
+  );
+  const present = await existingSpaces(updates.map(({ spaceId }) => spaceId));
+  for (const { row, spaceId } of updates) {
+    // Deleted on the platform since the earlier run: it stays deleted.
+    if (!present.has(spaceId)) context.count('groups', 'skipped');
+    else {
+      context.writes.update(groupUpdate(row, spaceId));
       context.count('groups', 'migrated');
     }
   }
 }
 
-async function createGroup(context: ChunkContext, row: GroupRow, privacy: SpacePrivacy, creator: number) {
-  const id = await nextId('space');
+function newSpace(
+  context: ChunkContext,
+  row: GroupRow,
+  id: number,
+  privacy: SpacePrivacy,
+  creator: number,
+): SpaceItem {
   const createdAt = context.dateOf(row.dateCreated);
   const description = sourceHtmlToText(row.description);
-  const base = slugify(row.slug) || `group-${row.id}`;
-  for (const slug of [base, `${base}-${id}`]) {
-    const space: SpaceItem = {
-      id,
-      title: sourceHtmlToText(row.name) || `Group ${row.id}`,
-      slug,
-      description,
-      description_rendered: renderMarkdown(description),
-      logo: '',
-      cover_photo: '',
-      created_by: creator,
-      parent_id: null,
-      privacy,
-      serial: row.id,
-      status: 'published',
-      type: 'community',
-      settings: { ...DEFAULT_SPACE_SETTINGS },
-      created_at: createdAt,
-      updated_at: createdAt,
-    };
-    const map = { kind: 'group', source_id: row.id, target_id: id, run_id: context.run.run_id, privacy };
-    const outcome = await transactWriteIfConditionsHold([
-      mapAction(context.run.source, map, 'new'),
-      putAction(storedSpaceSlugGuard(slug, id), { ifAbsent: true }),
-      putAction(storedSpace(space), { ifAbsent: true }),
-      putAction(storedSpaceStats(id, { members_count: 0, posts_count: 0 })),
-    ]);
-    if (outcome.written) return;
-    // Another delivery mapped the group first: it is migrated (by this run).
-    if (outcome.failed.includes(0)) return;
-  }
-  throw new Error(`group ${row.id}: no free slug`);
+  return {
+    id,
+    title: sourceHtmlToText(row.name) || `Group ${row.id}`,
+    slug: slugify(row.slug) || `group-${row.id}`,
+    description,
+    description_rendered: renderMarkdown(description),
+    logo: '',
+    cover_photo: '',
+    created_by: creator,
+    parent_id: null,
+    privacy,
+    serial: row.id,
+    status: 'published',
+    type: 'community',
+    settings: { ...DEFAULT_SPACE_SETTINGS },
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
 }
 
-async function updateGroup(context: ChunkContext, row: GroupRow, earlier: MapItem, privacy: SpacePrivacy) {
+/** The space, its slug guard and its stats, each created only if absent; `migration_run` names this run. */
+const creationActions = (context: ChunkContext, space: SpaceItem): TransactAction[] => [
+  putAction(storedSpaceSlugGuard(space.slug, space.id), { ifAbsent: true }),
+  putAction({ ...storedSpace(space), migration_run: context.run.run_id }, { ifAbsent: true }),
+  putAction(storedSpaceStats(space.id, { members_count: 0, posts_count: 0 }), { ifAbsent: true }),
+];
+
+async function createSpaces(context: ChunkContext, spaces: readonly SpaceItem[]): Promise<void> {
+  // One transaction may name a slug guard once: a group repeating a slug of its batch goes on its own.
+  const alone: SpaceItem[] = [];
+  const batched: SpaceItem[] = [];
+  const slugs = new Set<string>();
+  for (const space of spaces) {
+    if (slugs.has(space.slug)) alone.push(space);
+    else {
+      slugs.add(space.slug);
+      batched.push(space);
+    }
+  }
+  for (let start = 0; start < batched.length; start += GROUPS_PER_TRANSACTION) {
+    const batch = batched.slice(start, start + GROUPS_PER_TRANSACTION);
+    const outcome = await transactWriteIfConditionsHold(
+      batch.flatMap((space) => creationActions(context, space)),
+    );
+    // A taken slug (or a space another delivery created meanwhile): each group of the batch on its own.
+    if (!outcome.written) for (const space of batch) await createSpace(context, space);
+  }
+  for (const space of alone) await createSpace(context, space);
+}
+
+async function createSpace(context: ChunkContext, space: SpaceItem): Promise<void> {
+  for (const slug of [space.slug, `${space.slug}-${space.id}`]) {
+    const outcome = await transactWriteIfConditionsHold(creationActions(context, { ...space, slug }));
+    if (outcome.written) return;
+    if (!(outcome.failed.length === 1 && outcome.failed[0] === 0)) {
+      // The space or its stats exist: another delivery of this chunk created it first.
+      if ((await existingSpaces([space.id])).has(space.id)) return;
+      throw new Error(`space ${space.id}: creation refused (actions ${outcome.failed.join(', ')})`);
+    }
+  }
+  throw new Error(`space ${space.id}: no free slug`);
+}
+
+async function existingSpaces(spaceIds: readonly number[]): Promise<Set<number>> {
+  if (spaceIds.length === 0) return new Set();
+  const found = await batchGetItems(spaceIds.map(spaceKey), v.object({ id: v.number() }), {
+    consistent: true,
+  });
+  return new Set(found.map((space) => space.id));
+}
+
+function groupUpdate(row: GroupRow, spaceId: number): TransactAction {
   const description = sourceHtmlToText(row.description);
-  const spaceId = earlier.target_id;
-  const map = {
-    kind: 'group',
-    source_id: row.id,
-    target_id: spaceId,
-    run_id: context.run.run_id,
-    created_run_id: createdRunOf(earlier),
-    privacy,
-  };
-  await transactWriteIfConditionsHold([
-    mapAction(context.run.source, map, 'update'),
-    updateAction(spaceKey(spaceId), {
-      UpdateExpression:
-        'SET title = :title, description = :description, description_rendered = :rendered, updated_at = :now',
-      ExpressionAttributeValues: {
-        ':title': sourceHtmlToText(row.name) || `Group ${row.id}`,
-        ':description': description,
-        ':rendered': renderMarkdown(description),
-        ':now': context.now,
-      },
-    }),
-  ]);
+  return updateAction(spaceKey(spaceId), {
+    UpdateExpression:
+      'SET title = :title, description = :description, description_rendered = :rendered, updated_at = :now',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: {
+      ':title': sourceHtmlToText(row.name) || `Group ${row.id}`,
+      ':description': description,
+      ':rendered': renderMarkdown(description),
+      ':now': nowIso(),
+    },
+  });
 }

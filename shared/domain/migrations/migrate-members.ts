@@ -1,79 +1,107 @@
-import { spaceStatsKey } from '../../db/keys/spaces.ts';
+import * as v from 'valibot';
+import { membershipKey, spaceStatsKey } from '../../db/keys/spaces.ts';
+import { batchGetItems } from '../../db/reads.ts';
 import type { MembershipRow } from '../../integrations/buddypress/source.ts';
-import { type SpaceRole, storedMembership } from '../spaces/index.ts';
-import { type ChunkContext, mapState } from './chunk-context.ts';
-import { ensureUsers } from './ensure-users.ts';
-import { createdRunOf, findMaps, storedMap } from './map-repository.ts';
+import { MembershipItemSchema, type SpaceRole, storedMembership } from '../spaces/index.ts';
+import type { ChunkContext } from './chunk-context.ts';
+import { migratedRows } from './ledger.ts';
+import { DELETED, groupSpaces } from './space-resolver.ts';
+import { resolveUsers } from './user-resolver.ts';
+
+const ExistingSchema = v.object({ ...MembershipItemSchema.entries, migration_run: v.optional(v.string()) });
 
 /**
  * Confirmed, unbanned memberships (one per pair; the source query leaves out the rest) → active space members,
- * admin / moderator / member by the group flags. One this run creates moves the space's `members_count` (once,
- * when the chunk is recorded); one an earlier run created is skipped (`skip_existing`) or rewritten in place. A membership whose
- * group was not migrated is unmappable.
+ * admin / moderator / member by the group flags. A new one moves its space's `members_count` (tallied, moved at the
+ * run's end). A membership the platform already has on its own is left as it is and counted skipped; one an
+ * earlier run migrated is skipped, or (skip_existing off) gets the source's role. A membership whose group was not
+ * migrated is unmappable.
+ *
+ * Reads: the memberships themselves only where one may exist already, that is in a space this run did not create,
+ * or on a retry; a first delivery into this run's own spaces writes blind.
  */
 export async function migrateMembers(context: ChunkContext, rows: readonly MembershipRow[]): Promise<void> {
   const { run } = context;
-  const [maps, groups, users] = await Promise.all([
-    findMaps(
+  const [earlier, spaces, users] = await Promise.all([
+    migratedRows(
       run.source,
       'membership',
       rows.map((row) => row.id),
+      { exceptRun: run.run_id },
     ),
-    findMaps(
-      run.source,
-      'group',
+    groupSpaces(
+      context,
       rows.map((row) => row.groupId),
     ),
-    ensureUsers(
+    resolveUsers(
       context,
       rows.map((row) => row.userId),
     ),
   ]);
-  // Pins the clock, so a redelivery writes the same dates.
-  await context.reserve('members', {});
+  const planned: { row: MembershipRow; spaceId: number; userId: number; blind: boolean }[] = [];
   for (const row of rows) {
-    const space = groups.get(row.groupId);
+    const space = spaces.get(row.groupId);
     const userId = users.get(row.userId);
-    if (!space) {
-      context.fail('members', row.id, `group ${row.groupId} was not migrated`);
+    if (!space) context.fail('members', row.id, `group ${row.groupId} was not migrated`);
+    else if (space === DELETED) context.count('members', 'skipped');
+    else if (userId === undefined) context.fail('members', row.id, `user ${row.userId} not found`);
+    else if (earlier.has(row.id) && context.skipExisting) context.count('members', 'skipped');
+    else
+      planned.push({
+        row,
+        spaceId: space.spaceId,
+        userId,
+        blind: !earlier.has(row.id) && !context.retry && space.createdRun === run.run_id,
+      });
+  }
+  const existing = await existingMemberships(planned.filter((entry) => !entry.blind));
+  for (const { row, spaceId, userId } of planned) {
+    const found = existing.get(`${spaceId}:${userId}`);
+    const role: SpaceRole = row.isAdmin ? 'admin' : row.isMod ? 'moderator' : 'member';
+    if (earlier.has(row.id)) {
+      // skip_existing off: the source's role, on the membership as the platform keeps it now.
+      if (!found) context.count('members', 'skipped');
+      else {
+        context.writes.put({ ...storedMembership({ ...found, role }), migration_run: found.migration_run });
+        context.count('members', 'migrated');
+      }
       continue;
     }
-    if (userId === undefined) {
-      context.fail('members', row.id, `user ${row.userId} not found`);
-      continue;
-    }
-    const map = maps.get(row.id);
-    const state = mapState(map, run.run_id);
-    if (state === 'earlier_run' && context.skipExisting) {
+    // The platform's own membership (a member who joined meanwhile) stays as it is. One a migration wrote but
+    // never counted (an earlier delivery of this chunk, or a chunk of an earlier run that ended in the DLQ) is
+    // counted now.
+    if (found && found.migration_run === undefined) {
       context.count('members', 'skipped');
       continue;
     }
-    const role: SpaceRole = row.isAdmin ? 'admin' : row.isMod ? 'moderator' : 'member';
-    context.writes.put(
-      storedMembership({
-        space_id: space.target_id,
-        user_id: userId,
-        role,
-        status: 'active',
-        created_at: context.dateOf(row.dateModified),
-      }),
+    if (!found)
+      context.writes.put({
+        ...storedMembership({
+          space_id: spaceId,
+          user_id: userId,
+          role,
+          status: 'active',
+          created_at: context.dateOf(row.dateModified),
+        }),
+        migration_run: run.run_id,
+      });
+    context.writes.count(
+      spaceStatsKey(spaceId),
+      { members_count: 1 },
+      { entity: 'space_stats', space_id: spaceId },
     );
-    context.writes.put(
-      storedMap(run.source, {
-        kind: 'membership',
-        source_id: row.id,
-        target_id: userId,
-        run_id: run.run_id,
-        created_run_id: map ? createdRunOf(map) : run.run_id,
-      }),
-    );
-    // Created by this run (now, or by an earlier delivery of this uncounted chunk): the space gains a member.
-    if (state !== 'earlier_run')
-      context.writes.count(
-        spaceStatsKey(space.target_id),
-        { members_count: 1 },
-        { entity: 'space_stats', space_id: space.target_id },
-      );
-    context.count('members', 'migrated');
+    context.created('members', 'membership', row.id);
   }
+}
+
+async function existingMemberships(
+  entries: readonly { spaceId: number; userId: number }[],
+): Promise<Map<string, v.InferOutput<typeof ExistingSchema>>> {
+  if (entries.length === 0) return new Map();
+  const found = await batchGetItems(
+    entries.map(({ spaceId, userId }) => membershipKey(spaceId, userId)),
+    ExistingSchema,
+    { consistent: true },
+  );
+  return new Map(found.map((membership) => [`${membership.space_id}:${membership.user_id}`, membership]));
 }

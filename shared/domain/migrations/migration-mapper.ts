@@ -1,4 +1,4 @@
-import { MIGRATION_ITEMS, type MigrationItem } from '../../vocabulary/migrations.ts';
+import type { MigrationItem } from '../../vocabulary/migrations.ts';
 import { toSqlDateTime } from '../dates.ts';
 import { phasesOf } from './advance-run.ts';
 import {
@@ -72,15 +72,17 @@ export function runningMigration(run: RunItem, now: string) {
 }
 
 function currentStep(run: RunItem): string {
-  const phase = MIGRATION_ITEMS.find((item) => item === run.phase);
+  const phases = phasesOf(run);
+  const phase = phases.find((step) => step === run.phase);
   if (!phase) return run.phase;
   const total = (run as Record<string, unknown>)[chunksTotalName(phase)];
-  const position = phasesOf(run).indexOf(phase) + 1;
+  const label = phase === 'tally' ? 'totals of members and spaces' : ITEM_LABELS[phase].label.toLowerCase();
+  const unit = phase === 'tally' ? 'shard' : 'chunk';
   const chunks =
     typeof total === 'number'
-      ? `, chunk ${counterOf(run, chunksDoneName(phase))} of ${total} done`
+      ? `, ${unit} ${counterOf(run, chunksDoneName(phase))} of ${total} done`
       : ', planning';
-  return `Step ${position} of ${phasesOf(run).length}: ${ITEM_LABELS[phase].label.toLowerCase()}${chunks}`;
+  return `Step ${phases.indexOf(phase) + 1} of ${phases.length}: ${label}${chunks}`;
 }
 
 /** The completed shape: per item `{total, migrated, skipped, failed}` and the kept errors. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { migrationRunKey } from '../../db/keys/migrations.ts';
+import { type MigrationLedgerKind, migrationRunKey } from '../../db/keys/migrations.ts';
 import {
   MIGRATION_COUNTED,
   MIGRATION_ITEMS,
@@ -35,11 +35,17 @@ export type RunItem = v.InferOutput<typeof RunItemSchema>;
 
 export type Outcome = 'migrated' | 'skipped' | 'failed';
 export const counterName = (item: MigrationCounted, outcome: Outcome) => `n_${item}_${outcome}`;
-/** The map kind a phase's chunks are keyed by. */
-export const chunkKind = (phase: MigrationItem) =>
+/**
+ * A run's steps: its items in dependency order, then `tally`, which moves the aggregates the items' chunks summed
+ * (tally.ts) in TALLY_SHARDS shards, each counted as that step's chunk.
+ */
+export type RunPhase = MigrationItem | 'tally';
+
+/** The ledger kind a phase's chunks are keyed by. */
+export const chunkKind = (phase: MigrationItem): MigrationLedgerKind =>
   phase === 'groups' ? 'group' : phase === 'members' ? 'membership' : 'activity';
-export const chunksDoneName = (phase: MigrationItem) => `chunks_done_${phase}`;
-export const chunksTotalName = (phase: MigrationItem) => `chunks_total_${phase}`;
+export const chunksDoneName = (phase: RunPhase) => `chunks_done_${phase}`;
+export const chunksTotalName = (phase: RunPhase) => `chunks_total_${phase}`;
 
 /** A run's counter, 0 when never moved. */
 export const counterOf = (run: RunItem, name: string): number => {

@@ -1,11 +1,13 @@
 import { getItem } from '../../db/reads.ts';
+import { postKey } from '../../db/keys/feeds.ts';
 import {
+  migrationChunkAttemptKey,
   migrationChunkKey,
-  migrationChunkPartKey,
+  migrationFeedMoveKey,
   migrationLockKey,
   migrationRunKey,
 } from '../../db/keys/migrations.ts';
-import { MAX_TRANSACTION_ACTIONS } from '../../db/transact.ts';
+import type { ItemKey } from '../../db/partition.ts';
 import {
   deleteAction,
   putAction,
@@ -20,6 +22,7 @@ import {
   chunksDoneName,
   chunksTotalName,
   type RunItem,
+  type RunPhase,
   RunItemSchema,
   storedRun,
 } from './run-item.ts';
@@ -52,7 +55,7 @@ export async function isLocked(): Promise<boolean> {
 }
 
 /** Records how many chunks a phase has, before any of them is sent (so no chunk can finish the phase early). */
-export async function setPhaseChunks(run: RunItem, phase: MigrationItem, chunks: number): Promise<void> {
+export async function setPhaseChunks(run: RunItem, phase: RunPhase, chunks: number): Promise<void> {
   await transactWriteIfConditionsHold([
     updateAction(migrationRunKey(run.source), {
       UpdateExpression: 'SET #total = :n',
@@ -69,34 +72,17 @@ export interface ChunkRecord {
   /** Counter name → amount (progress counters only ever grow). */
   readonly counters: Readonly<Record<string, number>>;
   readonly errors: readonly { item: string; id: string; error: string }[];
-  /** The chunk's aggregate moves (one counter update per item, in a stable order), moved exactly once too. */
-  readonly aggregates?: readonly TransactAction[];
+  /** The chunk's tally shards (tally.ts), stored with the chunk so only counted chunks reach the run's totals. */
+  readonly tallies?: readonly (Record<string, unknown> & ItemKey)[];
 }
 
-/** Room for aggregates beside a marker (and, in the last transaction, the run's update). */
-const PART_ROOM = MAX_TRANSACTION_ACTIONS - 1;
-const LAST_ROOM = MAX_TRANSACTION_ACTIONS - 2;
-
 /**
- * Counts a chunk exactly once: its marker is created (`attribute_not_exists`) in the same transaction that adds
- * its counts and errors to the run and moves its aggregates, so a second delivery, or a retry after a worker
- * died, finds the marker and adds nothing. Aggregates beyond one transaction go first in parts, each with its own
- * marker (the same cut on every delivery, the order being stable), so each part also moves once. Progress
- * counters only grow, so they are plain ADDs here rather than counters.ts's guarded deltas. Answers false when
- * the chunk was already counted (or the run is no longer this one).
+ * Counts a chunk exactly once: its marker is created (`attribute_not_exists`) in the same transaction that adds its
+ * counts and errors to the run and stores its tally shards, so a second delivery, or a retry after a worker died,
+ * finds the marker and adds nothing. Progress counters only grow, so they are plain ADDs here rather than
+ * counters.ts's guarded deltas. Answers false when the chunk was already counted (or the run is no longer this one).
  */
 export async function recordChunk(run: RunItem, chunk: ChunkRecord): Promise<boolean> {
-  const aggregates = chunk.aggregates ?? [];
-  const inParts = Math.max(0, aggregates.length - LAST_ROOM);
-  const parts = Math.ceil(inParts / PART_ROOM);
-  for (let part = 0; part < parts; part++) {
-    const key = migrationChunkPartKey(run.run_id, chunkKind(chunk.phase), chunk.chunkNo, part);
-    // A failed condition is the part's marker: another delivery moved this part already.
-    await transactWriteIfConditionsHold([
-      putAction({ ...key, entity: 'migration_chunk_part', run_id: run.run_id }, { ifAbsent: true }),
-      ...aggregates.slice(part * PART_ROOM, Math.min(inParts, (part + 1) * PART_ROOM)),
-    ]);
-  }
   const names: Record<string, string> = { '#done': chunksDoneName(chunk.phase) };
   const values: Record<string, unknown> = { ':run': run.run_id, ':one': 1 };
   const adds = ['#done :one'];
@@ -127,13 +113,57 @@ export async function recordChunk(run: RunItem, chunk: ChunkRecord): Promise<boo
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     }),
-    ...aggregates.slice(inParts),
+    ...(chunk.tallies ?? []).map((item) => putAction(item)),
   ];
   return (await transactWriteIfConditionsHold(actions)).written;
 }
 
+/**
+ * Marks that a chunk's processing started; answers false when an earlier delivery marked it already (a retry: its
+ * targets may be partly written).
+ */
+export async function claimChunkAttempt(
+  run: RunItem,
+  phase: MigrationItem,
+  chunkNo: number,
+): Promise<boolean> {
+  const outcome = await transactWriteIfConditionsHold([
+    putAction(
+      {
+        ...migrationChunkAttemptKey(run.run_id, chunkKind(phase), chunkNo),
+        entity: 'migration_chunk_attempt',
+        run_id: run.run_id,
+      },
+      { ifAbsent: true },
+    ),
+  ]);
+  return outcome.written;
+}
+
+/**
+ * Adds `added` comments to an earlier run's feed once per chunk: the move and its marker in one transaction, on
+ * the condition that the feed still exists (a feed deleted meanwhile keeps nothing to count).
+ */
+export async function moveFeedComments(run: RunItem, chunkNo: number, postId: number, added: number) {
+  await transactWriteIfConditionsHold([
+    putAction(
+      {
+        ...migrationFeedMoveKey(run.run_id, chunkNo, postId),
+        entity: 'migration_feed_move',
+        run_id: run.run_id,
+      },
+      { ifAbsent: true },
+    ),
+    updateAction(postKey(postId), {
+      UpdateExpression: 'ADD comments_count :added',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':added': added },
+    }),
+  ]);
+}
+
 /** Moves the run to the next phase; only one caller wins (the phase it leaves is the condition). */
-export async function advancePhase(run: RunItem, from: string, to: string): Promise<boolean> {
+export async function advancePhase(run: RunItem, from: RunPhase, to: RunPhase): Promise<boolean> {
   const outcome = await transactWriteIfConditionsHold([
     updateAction(migrationRunKey(run.source), {
       UpdateExpression: 'SET phase = :to',

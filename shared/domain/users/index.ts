@@ -8,6 +8,7 @@ export {
   type CredentialRef,
   deleteAppPasswords,
   deleteToken,
+  findGuardHolders,
   findUserById,
   findUserByUsername,
   findUserIdByEmail,
@@ -18,6 +19,8 @@ export {
   listAppPasswords,
   setUserStatus,
   userCreationActions,
+  userGuardActions,
+  userItemsBehindGuards,
 } from './user-repository.ts';
 export { userIdsByNamePrefix } from './user-search-repository.ts';
 export { isValidEmail, normalizeUsername, PATH_USERNAME_PATTERN, usernameProblem } from './username.ts';

@@ -19,6 +19,8 @@ import {
   updateAction,
 } from '../../db/transact.ts';
 import { AppError } from '../../errors/app-error.ts';
+import type { ItemKey } from '../../db/partition.ts';
+import * as v from 'valibot';
 import type { ProfileStatus } from '../../vocabulary/roles.ts';
 import { nowIso } from '../dates.ts';
 import {
@@ -57,14 +59,51 @@ export type CredentialRef =
 export function userCreationActions(user: UserItem, appPasswordHash?: string): TransactAction[] {
   const actions = [
     putAction(storedUser(user), { ifAbsent: true }),
-    putAction(storedUsernameGuard(user), { ifAbsent: true }),
-    putAction(storedEmailGuard(user), { ifAbsent: true }),
+    ...userGuardActions(user),
     ...storedSearchEntries(user).map((entry) => putAction(entry)),
   ];
   if (appPasswordHash) {
     actions.push(putAction(storedAppPassword(user.id, randomUUID(), appPasswordHash, user.created_at)));
   }
   return actions;
+}
+
+/** The uniqueness guards of a new user (login, then e-mail), each created only if absent. */
+export const userGuardActions = (user: Pick<UserItem, 'id' | 'username' | 'email'>): TransactAction[] => [
+  putAction(storedUsernameGuard(user), { ifAbsent: true }),
+  putAction(storedEmailGuard(user), { ifAbsent: true }),
+];
+
+/**
+ * The rest of a user's creation once its guards are held (the user item and its search entries): plain items a
+ * bulk writer (the migration) may put in batches, because the guards already make the login and e-mail its own.
+ */
+export const userItemsBehindGuards = (user: UserItem): (Record<string, unknown> & ItemKey)[] => [
+  storedUser(user),
+  ...storedSearchEntries(user),
+];
+
+/** The users holding these logins and e-mails (guard items, BatchGetItem, strongly consistent). */
+export async function findGuardHolders(
+  usernames: readonly string[],
+  emails: readonly string[],
+): Promise<{ byUsername: Map<string, number>; byEmail: Map<string, number> }> {
+  const keys = [...usernames.map(usernameGuardKey), ...emails.map(emailGuardKey)];
+  const found = await batchGetItems(keys, v.object({ pk: v.string(), user_id: v.number() }), {
+    consistent: true,
+  });
+  const holderOf = new Map(found.map((guard) => [guard.pk, guard.user_id]));
+  const byUsername = new Map<string, number>();
+  const byEmail = new Map<string, number>();
+  for (const name of usernames) {
+    const holder = holderOf.get(usernameGuardKey(name).pk);
+    if (holder !== undefined) byUsername.set(name, holder);
+  }
+  for (const email of emails) {
+    const holder = holderOf.get(emailGuardKey(email).pk);
+    if (holder !== undefined) byEmail.set(email, holder);
+  }
+  return { byUsername, byEmail };
 }
 
 /** Creates one user atomically; a taken login or e-mail is a 409 naming which. */

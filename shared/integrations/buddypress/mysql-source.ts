@@ -42,7 +42,8 @@ export function mysqlSource(config: MysqlSourceConfig): BuddypressSource {
           password: config.password,
           database: config.database,
         }),
-    connectionLimit: 2,
+    // One per chunk a worker process runs at once (the queue's maxConcurrency locally; one in a Lambda).
+    connectionLimit: 4,
     dateStrings: true,
     charset: 'utf8mb4',
     supportBigNumbers: true,
@@ -121,6 +122,22 @@ export function mysqlSource(config: MysqlSourceConfig): BuddypressSource {
       );
       const row = rows[0];
       return row?.upTo == null ? undefined : { upTo: Number(row.upTo), rows: Number(row.n) };
+    },
+
+    async idRange(table) {
+      const [name, id] =
+        table === 'users'
+          ? ['users', 'ID']
+          : table === 'groups'
+            ? ['bp_groups', 'id']
+            : ['bp_activity', 'id'];
+      const rows = await select<{ low: number | null; high: number | null }>(
+        `SELECT MIN(${id}) AS low, MAX(${id}) AS high FROM ${t(name)}`,
+      );
+      const row = rows[0];
+      return row?.low == null || row.high == null
+        ? undefined
+        : { min: Number(row.low), max: Number(row.high) };
     },
 
     async groupsInRange(afterId, upTo) {

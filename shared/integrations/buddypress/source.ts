@@ -51,6 +51,9 @@ export interface UserRow {
   readonly description: string;
 }
 
+/** The source tables whose row ids targets are mapped from (id spaces). */
+export type SourceTable = 'users' | 'groups' | 'activity';
+
 /** What is migrated per item; `comments` rides with `activities`. */
 export type SourceCollection = 'groups' | 'members' | 'activities';
 
@@ -75,6 +78,8 @@ export interface BuddypressSource {
     afterId: number,
     size: number,
   ): Promise<{ upTo: number; rows: number } | undefined>;
+  /** The smallest and largest row id of a table (undefined when it is empty): what an id space must cover. */
+  idRange(table: SourceTable): Promise<{ min: number; max: number } | undefined>;
   groupsInRange(afterId: number, upTo: number): Promise<GroupRow[]>;
   membershipsInRange(afterId: number, upTo: number): Promise<MembershipRow[]>;
   /** Migrating `activity_update` roots: not spam, and in a group or not hidden sitewide. */

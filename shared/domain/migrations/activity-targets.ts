@@ -1,0 +1,110 @@
+import { commentKey, postKey } from '../../db/keys/feeds.ts';
+import { userKey, userStatsKey } from '../../db/keys/users.ts';
+import { type TransactAction, updateAction } from '../../db/transact.ts';
+import type { ActivityRow } from '../../integrations/buddypress/source.ts';
+import { nowIso } from '../dates.ts';
+import {
+  type CommentItem,
+  commentCounts,
+  commentPoints,
+  feedAggregates,
+  type PostItem,
+  storedComment,
+  storedPost,
+} from '../feeds/index.ts';
+import { type SpacePrivacy, spaceVisibility } from '../spaces/index.ts';
+import { renderMarkdown } from '../text/index.ts';
+import { slugify } from '../topics/index.ts';
+import { type ChunkContext, sourceHtmlToText } from './chunk-context.ts';
+
+/** Where a root activity lands: its feed's id and the space (null: the global feed) with its privacy. */
+export interface FeedPlace {
+  readonly postId: number;
+  readonly spaceId: number | null;
+  readonly privacy: SpacePrivacy | null;
+}
+
+/**
+ * A new feed's put and the aggregates it moves (tallied): the same ones a feed posted through the API moves
+ * (`feedAggregates`), so profiles, space and timeline totals stay exact. `commentsCount` is the number of this
+ * chunk's comments under it (a feed's comments always come in its root's chunk).
+ */
+export function writeNewPost(
+  context: ChunkContext,
+  row: ActivityRow,
+  place: FeedPlace,
+  userId: number,
+  commentsCount: number,
+  options: { put: boolean },
+): void {
+  const message = sourceHtmlToText(row.content);
+  const createdAt = context.dateOf(row.dateRecorded);
+  const post: PostItem = {
+    id: place.postId,
+    user_id: userId,
+    space_id: place.spaceId,
+    space_visibility: spaceVisibility(place.privacy),
+    title: '',
+    slug: slugify(message.slice(0, 60)) || `feed-${place.postId}`,
+    message,
+    message_rendered: renderMarkdown(message),
+    type: 'text',
+    status: 'published',
+    topic_ids: [],
+    comments_count: commentsCount,
+    reactions_count: 0,
+    media: [],
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
+  if (options.put) context.writes.put(storedPost(post));
+  for (const aggregate of feedAggregates(post))
+    context.writes.count(aggregate.key, aggregate.deltas, aggregate.identity);
+}
+
+/** A new comment's put and the aggregates and points it moves, as for a comment posted through the API. */
+export function writeNewComment(
+  context: ChunkContext,
+  row: ActivityRow,
+  at: { place: FeedPlace; commentId: number; parentId: number | null; userId: number },
+  options: { put: boolean },
+): void {
+  const message = sourceHtmlToText(row.content);
+  const createdAt = context.dateOf(row.dateRecorded);
+  const comment = {
+    id: at.commentId,
+    post_id: at.place.postId,
+    parent_id: at.parentId,
+    user_id: at.userId,
+    space_id: at.place.spaceId,
+    space_visibility: spaceVisibility(at.place.privacy),
+    course_id: null,
+    message,
+    message_rendered: renderMarkdown(message),
+    status: 'published',
+    reactions_count: 0,
+    created_at: createdAt,
+    updated_at: createdAt,
+  } satisfies CommentItem;
+  if (options.put) context.writes.put(storedComment(comment));
+  context.writes.count(userStatsKey(at.userId), commentCounts(comment), {
+    entity: 'user_stats',
+    user_id: at.userId,
+  });
+  const points = commentPoints(comment);
+  if (points > 0) context.writes.count(userKey(at.userId), { total_points: points });
+}
+
+/** skip_existing off: an earlier run's feed or comment gets the source's text; counters and dates stay. */
+export function contentUpdate(kind: 'post' | 'comment', id: number, row: ActivityRow): TransactAction {
+  const message = sourceHtmlToText(row.content);
+  return updateAction(kind === 'post' ? postKey(id) : commentKey(id), {
+    UpdateExpression: 'SET message = :message, message_rendered = :rendered, updated_at = :now',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: {
+      ':message': message,
+      ':rendered': renderMarkdown(message),
+      ':now': nowIso(),
+    },
+  });
+}

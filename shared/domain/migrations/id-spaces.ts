@@ -1,0 +1,146 @@
+import * as v from 'valibot';
+import { type MigrationIdSpaceName, migrationIdSpaceKey } from '../../db/keys/migrations.ts';
+import type { SequenceName } from '../../db/keys/sequences.ts';
+import { getItem } from '../../db/reads.ts';
+import { nextId } from '../../db/sequence.ts';
+import { putAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
+
+const integer = v.pipe(v.number(), v.integer());
+const SegmentSchema = v.object({ from: integer, to: integer, first: integer });
+type Segment = v.InferOutput<typeof SegmentSchema>;
+const IdSpaceItemSchema = v.object({ segments: v.array(SegmentSchema), version: integer });
+
+/** The sequence each id space takes its blocks from (images are media). */
+const SEQUENCE_OF: Record<MigrationIdSpaceName, SequenceName> = {
+  space: 'space',
+  user: 'user',
+  post: 'post',
+  comment: 'comment',
+  member_avatar: 'media',
+  member_cover: 'media',
+  group_avatar: 'media',
+  group_cover: 'media',
+};
+
+/**
+ * Source id → target id, the same for every delivery and every run: source id `s` inside a segment `[from, to]`
+ * is target id `first + s - from`, where `[first, first + to - from]` is a block the segment reserved from the
+ * target's sequence (so no other writer ever takes those ids). This is what lets a chunk write its targets with
+ * plain idempotent puts: a redelivery, a retry after a worker died, or a later run computes the same keys, and the
+ * ledger (ledger.ts) says which of them a run has counted. An id of no segment is one the source did not have when
+ * the space was last extended; `targetIds` extends it first.
+ */
+export class IdSpace {
+  readonly name: MigrationIdSpaceName;
+  readonly #segments: readonly Segment[];
+
+  constructor(name: MigrationIdSpaceName, segments: readonly Segment[]) {
+    this.name = name;
+    this.#segments = [...segments].sort((a, b) => a.from - b.from);
+  }
+
+  targetOf(sourceId: number): number | undefined {
+    const segment = this.#segments.find((s) => s.from <= sourceId && sourceId <= s.to);
+    return segment && segment.first + sourceId - segment.from;
+  }
+
+  covers(sourceId: number): boolean {
+    return this.targetOf(sourceId) !== undefined;
+  }
+
+  /** The parts of `[from, to]` no segment covers. */
+  gaps(from: number, to: number): { from: number; to: number }[] {
+    const gaps: { from: number; to: number }[] = [];
+    let next = from;
+    for (const segment of this.#segments) {
+      if (segment.to < next) continue;
+      if (segment.from > to) break;
+      if (segment.from > next) gaps.push({ from: next, to: segment.from - 1 });
+      next = segment.to + 1;
+    }
+    if (next <= to) gaps.push({ from: next, to });
+    return gaps;
+  }
+
+  get segments(): readonly Segment[] {
+    return this.#segments;
+  }
+}
+
+/** This process's copies; segments are only appended, so a copy stays right for every id it covers. */
+const cached = new Map<string, IdSpace>();
+
+/** The id space, extended first so it covers `[from, to]` (the source's ids of that family). */
+export async function ensureIdSpace(
+  source: string,
+  name: MigrationIdSpaceName,
+  from: number,
+  to: number,
+): Promise<IdSpace> {
+  const key = migrationIdSpaceKey(source, name);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const stored = await getItem(key, IdSpaceItemSchema, { consistent: true });
+    const space = new IdSpace(name, stored?.segments ?? []);
+    const gaps = from <= to ? space.gaps(from, to) : [];
+    if (gaps.length === 0) {
+      cached.set(`${source}\u0000${name}`, space);
+      return space;
+    }
+    const added: Segment[] = [];
+    for (const gap of gaps)
+      added.push({ ...gap, first: await nextId(SEQUENCE_OF[name], gap.to - gap.from + 1) });
+    const version = stored?.version ?? 0;
+    // Another worker extending the same space at once: the loser's blocks stay unused (gaps in the sequence).
+    const outcome = await transactWriteIfConditionsHold([
+      putAction(
+        {
+          ...key,
+          entity: 'migration_id_space',
+          segments: [...(stored?.segments ?? []), ...added],
+          version: version + 1,
+        },
+        stored
+          ? {
+              condition: {
+                ConditionExpression: 'version = :version',
+                ExpressionAttributeValues: { ':version': version },
+              },
+            }
+          : { ifAbsent: true },
+      ),
+    ]);
+    if (outcome.written) {
+      const extended = new IdSpace(name, [...(stored?.segments ?? []), ...added]);
+      cached.set(`${source}\u0000${name}`, extended);
+      return extended;
+    }
+  }
+  throw new Error(`the ${name} id space of ${source} could not be extended`);
+}
+
+/**
+ * The target id of every source id given (the space extended first when one is not covered yet), read from this
+ * process's copy when it covers them all.
+ */
+export async function targetIds(
+  source: string,
+  name: MigrationIdSpaceName,
+  sourceIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (sourceIds.length === 0) return new Map();
+  let space = cached.get(`${source}\u0000${name}`);
+  const uncovered = sourceIds.filter((id) => !space?.covers(id));
+  if (!space || uncovered.length > 0) {
+    const ids = uncovered.length > 0 ? uncovered : sourceIds;
+    space = await ensureIdSpace(source, name, Math.min(...ids), Math.max(...ids));
+  }
+  const answer = new Map<number, number>();
+  for (const id of sourceIds) answer.set(id, space.targetOf(id)!);
+  return answer;
+}
+
+/** The stored id space as it is (tests and tools): undefined when no run has reserved one yet. */
+export async function readIdSpace(source: string, name: MigrationIdSpaceName): Promise<IdSpace | undefined> {
+  const stored = await getItem(migrationIdSpaceKey(source, name), IdSpaceItemSchema, { consistent: true });
+  return stored && new IdSpace(name, stored.segments);
+}

@@ -1,0 +1,75 @@
+import type { MigrationIdSpaceName } from '../../db/keys/migrations.ts';
+import type { BuddypressSource, SourceTable } from '../../integrations/buddypress/source.ts';
+import { publishBatch } from '../../integrations/queue-publisher.ts';
+import type { MigrationMessage } from '../../messages/index.ts';
+import type { MigrationItem } from '../../vocabulary/migrations.ts';
+import { advanceIfPhaseDone } from './advance-run.ts';
+import { ensureIdSpace } from './id-spaces.ts';
+import type { RunItem, RunPhase } from './run-item.ts';
+import { setPhaseChunks } from './run-repository.ts';
+import { TALLY_SHARDS } from './tally.ts';
+
+/**
+ * Source rows per chunk: small enough for one worker invocation (a 1 000-root chunk writes in seconds), big
+ * enough that a chunk's writes fill many 25-item batches. The price: a poison chunk counts its whole range failed.
+ */
+export const CHUNK_SIZES: Record<MigrationItem, number> = { groups: 50, members: 1000, activities: 1000 };
+
+/** The id spaces a phase's targets take their ids from, and the source table whose ids they cover. */
+const ID_SPACES: Record<MigrationItem, [MigrationIdSpaceName, SourceTable][]> = {
+  groups: [
+    ['space', 'groups'],
+    ['user', 'users'],
+  ],
+  members: [['user', 'users']],
+  activities: [
+    ['post', 'activity'],
+    ['comment', 'activity'],
+    ['user', 'users'],
+  ],
+};
+
+/**
+ * Cuts a step into work and records how much before sending any (so no chunk can end the step early): an item
+ * phase into keyset ranges of its source rows, after reserving the target ids of everything the source holds
+ * now; the tally into its shards. Planning twice re-sends the same work, which counts once.
+ */
+export async function planPhase(run: RunItem, source: BuddypressSource | undefined, phase: RunPhase) {
+  if (phase === 'tally') {
+    await setPhaseChunks(run, phase, TALLY_SHARDS);
+    await publishBatch(
+      'migrations',
+      Array.from({ length: TALLY_SHARDS }, (_, shard) => ({
+        kind: 'tally' as const,
+        source: 'buddypress' as const,
+        run_id: run.run_id,
+        shard,
+      })),
+    );
+    return;
+  }
+  if (!source) throw new Error('The BuddyPress source is not configured.');
+  for (const [name, table] of ID_SPACES[phase]) {
+    const range = await source.idRange(table);
+    if (range) await ensureIdSpace(run.source, name, range.min, range.max);
+  }
+  const chunks: Extract<MigrationMessage, { kind: 'chunk' }>[] = [];
+  for (let after = 0; ; ) {
+    const end = await source.nextChunkEnd(phase, after, CHUNK_SIZES[phase]);
+    if (!end) break;
+    chunks.push({
+      kind: 'chunk',
+      source: 'buddypress',
+      run_id: run.run_id,
+      phase,
+      chunk: chunks.length,
+      after,
+      up_to: end.upTo,
+      rows: end.rows,
+    });
+    after = end.upTo;
+  }
+  await setPhaseChunks(run, phase, chunks.length);
+  await publishBatch('migrations', chunks);
+  if (chunks.length === 0) await advanceIfPhaseDone(run.source, run.run_id, phase);
+}

@@ -1,0 +1,99 @@
+import { putItemsInBatches } from '../../db/batch-write.ts';
+import { emailGuardKey, usernameGuardKey } from '../../db/keys/users.ts';
+import { MAX_TRANSACTION_ACTIONS, transactWriteIfConditionsHold } from '../../db/transact.ts';
+import type { UserRow } from '../../integrations/buddypress/source.ts';
+import { renderMarkdown } from '../text/index.ts';
+import {
+  buildUserItem,
+  isValidEmail,
+  normalizeUsername,
+  type UserItem,
+  userGuardActions,
+  userItemsBehindGuards,
+  usernameProblem,
+} from '../users/index.ts';
+import { type ChunkContext, sourceHtmlToText } from './chunk-context.ts';
+
+export interface UserCandidate {
+  readonly row: UserRow;
+  readonly user: UserItem;
+}
+
+/** Users per guard transaction: two guards each. */
+const USERS_PER_TRANSACTION = Math.floor(MAX_TRANSACTION_ACTIONS / 2);
+
+/**
+ * The platform user a source user becomes, at its id-space id: the login (or `bp_user_<id>` when it is not a valid
+ * user name here) and the e-mail lower-cased (or a placeholder when invalid), the names, the bio, the registration
+ * date (`preserve_dates`, else the run's clock). Deterministic: every delivery builds the same item.
+ */
+export function migratedUser(context: ChunkContext, row: UserRow, id: number): UserCandidate {
+  const login = normalizeUsername(row.login);
+  const username = usernameProblem(login) ? `bp_user_${row.id}` : login;
+  const email = row.email.trim().toLowerCase();
+  const validEmail = isValidEmail(email) ? email : `bp-user-${row.id}@invalid.invalid`;
+  const bio = sourceHtmlToText(row.description);
+  const user = {
+    ...buildUserItem(
+      id,
+      {
+        login: username,
+        email: validEmail,
+        displayName: sourceHtmlToText(row.displayName) || username,
+        firstName: row.firstName,
+        lastName: row.lastName,
+        bio,
+        createdAt: context.dateOf(row.registered),
+      },
+      username,
+      validEmail,
+    ),
+    short_description_rendered: renderMarkdown(bio),
+  };
+  return { row, user };
+}
+
+/**
+ * Takes the login and e-mail guards of as many candidates as it can, 50 users per transaction (a transaction
+ * cancelled by some candidates' guards is tried again without them), then writes the users' items behind their
+ * guards in batches. Answers the users created and those refused (a guard held already: by the platform user they
+ * are, or by themselves after an earlier delivery). Two candidates sharing a login or an e-mail never go in one
+ * transaction (it would name one item twice): the second waits for a later one and is refused there.
+ */
+export async function createUsersBehindGuards(
+  candidates: readonly UserCandidate[],
+): Promise<{ created: UserCandidate[]; refused: UserCandidate[] }> {
+  const created: UserCandidate[] = [];
+  const refused: UserCandidate[] = [];
+  let pending = [...candidates];
+  while (pending.length > 0) {
+    const batch: UserCandidate[] = [];
+    const later: UserCandidate[] = [];
+    const guards = new Set<string>();
+    for (const candidate of pending) {
+      const keys = [usernameGuardKey(candidate.user.username).pk, emailGuardKey(candidate.user.email).pk];
+      if (batch.length >= USERS_PER_TRANSACTION || keys.some((key) => guards.has(key))) later.push(candidate);
+      else {
+        batch.push(candidate);
+        for (const key of keys) guards.add(key);
+      }
+    }
+    const outcome = await transactWriteIfConditionsHold(batch.flatMap(({ user }) => userGuardActions(user)));
+    if (outcome.written) created.push(...batch);
+    else {
+      const failed = new Set(outcome.failed.map((index) => Math.floor(index / 2)));
+      batch.forEach((candidate, index) => {
+        if (failed.has(index)) refused.push(candidate);
+        else later.unshift(candidate);
+      });
+    }
+    pending = later;
+  }
+  await writeUsersBehindGuards(created.map(({ user }) => user));
+  return { created, refused };
+}
+
+/** The user items and search entries of users whose guards are held (plain, idempotent puts). */
+export async function writeUsersBehindGuards(users: readonly UserItem[]): Promise<void> {
+  await putItemsInBatches(users.flatMap(userItemsBehindGuards), { parallel: 2 });
+}

@@ -1,0 +1,139 @@
+import * as v from 'valibot';
+import { putItemsInBatches } from '../../db/batch-write.ts';
+import { migrationUserMapKey } from '../../db/keys/migrations.ts';
+import { userKey } from '../../db/keys/users.ts';
+import { batchGetItems } from '../../db/reads.ts';
+import { findGuardHolders, type UserItem } from '../users/index.ts';
+import type { ChunkContext } from './chunk-context.ts';
+import {
+  createUsersBehindGuards,
+  migratedUser,
+  type UserCandidate,
+  writeUsersBehindGuards,
+} from './user-creation.ts';
+import { targetIds } from './id-spaces.ts';
+
+const UserMapSchema = v.object({ source_id: v.number(), target_id: v.number() });
+
+/**
+ * This process's answers for the current run: source user id → platform user id, or null for a user the source no
+ * longer has. A chunk asking for a user another chunk of this process is creating waits for that creation instead
+ * of racing it. Maps are never wrong once written (a source user keeps its platform user), so the cache only saves
+ * reads; it is dropped when another run starts.
+ */
+let cache: { runId: string; users: Map<number, Promise<number | null>> } | undefined;
+
+/**
+ * The platform user behind each source user id (absent from the answer: the source has no such user), creating
+ * the missing ones: a side effect of migrating their memberships or content, never counted. A migrated user keeps
+ * the login and e-mail, and gets no password or token (the operator CLI gives them). A source user whose e-mail or
+ * login is already taken on the platform is that person: it is mapped onto the existing user.
+ */
+export async function resolveUsers(
+  context: ChunkContext,
+  sourceIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (cache?.runId !== context.run.run_id) cache = { runId: context.run.run_id, users: new Map() };
+  const { users } = cache;
+  const fresh = [...new Set(sourceIds)].filter((id) => !users.has(id));
+  if (fresh.length > 0) {
+    const work = resolveFresh(context, fresh);
+    for (const id of fresh)
+      users.set(
+        id,
+        work.then((answer) => answer.get(id) ?? null),
+      );
+    // A failed resolution is forgotten, so the next chunk (or this one's redelivery) tries again.
+    work.catch(() => {
+      for (const id of fresh) users.delete(id);
+    });
+  }
+  const answer = new Map<number, number>();
+  for (const id of new Set(sourceIds)) {
+    const target = await users.get(id)!;
+    if (target !== null) answer.set(id, target);
+  }
+  return answer;
+}
+
+async function resolveFresh(context: ChunkContext, ids: readonly number[]): Promise<Map<number, number>> {
+  const source = context.run.source;
+  const maps = await batchGetItems(
+    ids.map((id) => migrationUserMapKey(source, id)),
+    UserMapSchema,
+    { consistent: true },
+  );
+  const answer = new Map(maps.map((map) => [map.source_id, map.target_id]));
+  const missing = ids.filter((id) => !answer.has(id));
+  if (missing.length === 0) return answer;
+  const rows = await context.source.usersByIds(missing);
+  if (rows.length === 0) return answer;
+  const userIds = await targetIds(
+    source,
+    'user',
+    rows.map((row) => row.id),
+  );
+  const candidates = rows.map((row) => migratedUser(context, row, userIds.get(row.id)!));
+  const placed = await placeUsers(candidates);
+  // Maps last: a map exists only for a user that exists whole (item, guards, search entries).
+  await putItemsInBatches(
+    [...placed].map(([sourceId, targetId]) => ({
+      ...migrationUserMapKey(source, sourceId),
+      entity: 'migration_map',
+      source_id: sourceId,
+      target_id: targetId,
+    })),
+    { parallel: 2 },
+  );
+  for (const [sourceId, targetId] of placed) answer.set(sourceId, targetId);
+  return answer;
+}
+
+/**
+ * Creates what can be created (guards first, in transactions, then the items behind them in batches) and maps the
+ * rest onto whoever holds their e-mail or login. A guard already held by the user's own id-space id is this
+ * user's, from an earlier delivery: its items are written again only if missing, so counters an earlier run's end
+ * moved onto the user item are never overwritten.
+ */
+async function placeUsers(candidates: readonly UserCandidate[], attempt = 0): Promise<Map<number, number>> {
+  const placed = new Map<number, number>();
+  const { created, refused } = await createUsersBehindGuards(candidates);
+  for (const { row, user } of created) placed.set(row.id, user.id);
+  if (refused.length === 0) return placed;
+  const holders = await findGuardHolders(
+    refused.map(({ user }) => user.username),
+    refused.map(({ user }) => user.email),
+  );
+  const ours: UserItem[] = [];
+  const retry: UserCandidate[] = [];
+  for (const candidate of refused) {
+    const { row, user } = candidate;
+    const byEmail = holders.byEmail.get(user.email);
+    const byLogin = holders.byUsername.get(user.username);
+    if (byEmail === user.id || byLogin === user.id) {
+      ours.push(user);
+      placed.set(row.id, user.id);
+    } else if (byEmail !== undefined) placed.set(row.id, byEmail);
+    else if (byLogin !== undefined) placed.set(row.id, byLogin);
+    // Refused, yet no holder now: the holder went away meanwhile; try to create it again.
+    else retry.push(candidate);
+  }
+  if (ours.length > 0) {
+    const existing = new Set(
+      (
+        await batchGetItems(
+          ours.map((user) => userKey(user.id)),
+          v.object({ id: v.number() }),
+          { consistent: true },
+        )
+      ).map((user) => user.id),
+    );
+    await writeUsersBehindGuards(ours.filter((user) => !existing.has(user.id)));
+  }
+  if (retry.length > 0) {
+    if (attempt >= 3)
+      throw new Error(`source users ${retry.map(({ row }) => row.id).join(', ')}: guards keep changing`);
+    for (const [id, target] of await placeUsers(retry, attempt + 1)) placed.set(id, target);
+  }
+  return placed;
+}
