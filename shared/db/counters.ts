@@ -1,5 +1,5 @@
 import type { ItemKey } from './partition.ts';
-import { type TransactAction, updateAction } from './transact.ts';
+import { putAction, type TransactAction, updateAction } from './transact.ts';
 
 /**
  * Deltas of the counters on one aggregate item (flat attributes such as `total`, `unread:new_comment`), summed
@@ -84,4 +84,25 @@ export function counterUpdate(
     ExpressionAttributeNames: names,
     ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
   });
+}
+
+/**
+ * The put that creates an aggregate item with these counters, only if it does not exist yet: for a writer that has
+ * just read it absent, a cheaper equivalent of `counterUpdate` on a missing item (which a store evaluates clause by
+ * clause). If the item appeared meanwhile, the condition fails and the caller moves it with `counterUpdate`
+ * instead. Counters must not be negative (a new item starts from zero).
+ */
+export function counterCreation(
+  key: ItemKey,
+  deltas: CounterDeltas | Readonly<Record<string, number>>,
+  identity: Readonly<Record<string, unknown>> = {},
+): TransactAction {
+  const entries =
+    deltas instanceof CounterDeltas ? deltas.entries() : new CounterDeltas().addAll(deltas).entries();
+  if (entries.some(([, amount]) => amount < 0))
+    throw new Error(`counterCreation of ${key.pk} ${key.sk} with a negative counter`);
+  return putAction(
+    { ...identity, ...Object.fromEntries(entries), pk: key.pk, sk: key.sk },
+    { ifAbsent: true },
+  );
 }

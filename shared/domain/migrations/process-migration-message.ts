@@ -20,7 +20,7 @@ import {
   moveFeedComments,
   recordChunk,
 } from './run-repository.ts';
-import { applyTallyShard } from './tally.ts';
+import { applyTallyShard } from './apply-tally-shard.ts';
 
 const MAX_RECEIVES = QUEUES.find((queue) => queue.name === 'migrations')!.maxReceiveCount;
 /** BatchWriteItem calls in flight per chunk. */

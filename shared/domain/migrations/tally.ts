@@ -1,22 +1,8 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import * as v from 'valibot';
-import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
-import {
-  type MigrationLedgerKind,
-  migrationRunKey,
-  migrationRunTallies,
-  migrationTallyKey,
-  migrationTallyPartKey,
-} from '../../db/keys/migrations.ts';
+import { CounterDeltas } from '../../db/counters.ts';
+import { type MigrationLedgerKind, migrationTallyKey } from '../../db/keys/migrations.ts';
 import type { ItemKey } from '../../db/partition.ts';
-import { queryAll } from '../../db/reads.ts';
-import {
-  MAX_TRANSACTION_ACTIONS,
-  putAction,
-  type TransactAction,
-  transactWriteIfConditionsHold,
-  updateAction,
-} from '../../db/transact.ts';
-import { chunksDoneName, type RunItem } from './run-item.ts';
 
 /**
  * Aggregates a run moves (authors' stats and points, spaces' member and post counts, the timeline totals), summed
@@ -27,13 +13,21 @@ import { chunksDoneName, type RunItem } from './run-item.ts';
  */
 export const TALLY_SHARDS = 16;
 
-const CounterSchema = v.object({
-  pk: v.string(),
-  sk: v.string(),
-  deltas: v.record(v.string(), v.number()),
-  identity: v.optional(v.record(v.string(), v.unknown())),
-});
-const TallyItemSchema = v.object({ counters: v.array(CounterSchema) });
+/** One counter item's sums as stored: `[pk, sk, deltas, identity?]`. */
+type StoredCounter = [string, string, Record<string, number>, Record<string, unknown>?];
+/**
+ * A shard's counters are stored gzipped JSON in one binary attribute: a chunk's tally names thousands of counter
+ * items with long, repeated counter names, which compress ~10× and then cost the store one attribute to handle.
+ */
+export const TallyItemSchema = v.object({ counters: v.instance(Uint8Array) });
+const packCounters = (counters: readonly StoredCounter[]) => gzipSync(JSON.stringify(counters));
+export function unpackCounters(packed: Uint8Array): StoredCounter[] {
+  const counters: unknown = JSON.parse(gunzipSync(packed).toString('utf8'));
+  // Written by this module only: a shape check, not a schema walk over thousands of entries.
+  if (!Array.isArray(counters) || !counters.every((c) => Array.isArray(c) && typeof c[0] === 'string'))
+    throw new Error('a stored tally is malformed');
+  return counters as StoredCounter[];
+}
 
 /** FNV-1a of the partition key: a counter item always lands in the same shard. */
 export function tallyShardOf(key: ItemKey): number {
@@ -72,78 +66,23 @@ export class Tally {
 
   /** The chunk's stored shards: one item per shard holding any counter. */
   shardItems(runId: string, kind: MigrationLedgerKind, chunkNo: number) {
-    const shards = new Map<number, v.InferOutput<typeof CounterSchema>[]>();
+    const shards = new Map<number, StoredCounter[]>();
     for (const entry of this.entries()) {
       const shard = tallyShardOf(entry.key);
       const counters = shards.get(shard) ?? [];
-      counters.push({
-        pk: entry.key.pk,
-        sk: entry.key.sk,
-        deltas: Object.fromEntries(entry.deltas.entries()),
-        ...(entry.identity ? { identity: { ...entry.identity } } : {}),
-      });
+      const deltas = Object.fromEntries(entry.deltas.entries());
+      counters.push(
+        entry.identity
+          ? [entry.key.pk, entry.key.sk, deltas, { ...entry.identity }]
+          : [entry.key.pk, entry.key.sk, deltas],
+      );
       shards.set(shard, counters);
     }
     return [...shards].map(([shard, counters]) => ({
       ...migrationTallyKey(runId, shard, kind, chunkNo),
       entity: 'migration_tally',
       run_id: runId,
-      counters,
+      counters: packCounters(counters),
     }));
   }
-}
-
-/** Room for counter updates beside a part's marker, and in the last part, the run's update too. */
-const PART_SIZE = MAX_TRANSACTION_ACTIONS - 2;
-
-/**
- * Sums one shard over every counted chunk of the run and moves each counter item once, in parts of 98 updates,
- * each part in one transaction with its marker (`attribute_not_exists`); the last part also adds 1 to the run's
- * `chunks_done_tally`. The sums are fixed once the last chunk is counted and sorted by key, so a redelivery cuts the same
- * parts and each moves once. Answers whether this call counted the shard done.
- */
-export async function applyTallyShard(run: RunItem, shard: number): Promise<boolean> {
-  const tally = new Tally();
-  for await (const items of queryAll(migrationRunTallies(run.run_id, shard), TallyItemSchema, {
-    consistent: true,
-  }))
-    for (const item of items)
-      for (const counter of item.counters)
-        tally.add({ pk: counter.pk, sk: counter.sk }, counter.deltas, counter.identity);
-  const entries = tally.entries();
-  const parts = Math.max(1, Math.ceil(entries.length / PART_SIZE));
-  let counted = false;
-  for (let part = 0; part < parts; part++) {
-    const actions: TransactAction[] = [
-      putAction(
-        {
-          ...migrationTallyPartKey(run.run_id, shard, part),
-          entity: 'migration_tally_part',
-          run_id: run.run_id,
-        },
-        { ifAbsent: true },
-      ),
-      ...entries
-        .slice(part * PART_SIZE, (part + 1) * PART_SIZE)
-        .map((entry) =>
-          counterUpdate(entry.key, entry.deltas, entry.identity ? { setOnCreate: entry.identity } : {}),
-        ),
-    ];
-    const last = part === parts - 1;
-    if (last)
-      actions.push(
-        updateAction(migrationRunKey(run.source), {
-          UpdateExpression: 'ADD #done :one',
-          ConditionExpression: 'run_id = :run',
-          ExpressionAttributeNames: { '#done': chunksDoneName('tally') },
-          ExpressionAttributeValues: { ':one': 1, ':run': run.run_id },
-        }),
-      );
-    const outcome = await transactWriteIfConditionsHold(actions);
-    if (outcome.written) counted ||= last;
-    // The marker exists: another delivery moved this part already.
-    else if (!outcome.failed.includes(0) || outcome.failed.length > 1)
-      throw new Error(`tally shard ${shard} part ${part}: unexpected condition failure`);
-  }
-  return counted;
 }

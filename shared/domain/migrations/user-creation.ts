@@ -93,7 +93,12 @@ export async function createUsersBehindGuards(
   return { created, refused };
 }
 
-/** The user items and search entries of users whose guards are held (plain, idempotent puts). */
+/**
+ * The search entries, then the user items, of users whose guards are held (plain, idempotent puts). The user item
+ * goes last: its existence is what says the user is whole (user-resolver.ts).
+ */
 export async function writeUsersBehindGuards(users: readonly UserItem[]): Promise<void> {
-  await putItemsInBatches(users.flatMap(userItemsBehindGuards), { parallel: 2 });
+  const parts = users.map(userItemsBehindGuards);
+  await putItemsInBatches(parts.flatMap((part) => part.searchEntries));
+  await putItemsInBatches(parts.map((part) => part.user));
 }

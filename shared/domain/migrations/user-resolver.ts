@@ -13,7 +13,8 @@ import {
 } from './user-creation.ts';
 import { targetIds } from './id-spaces.ts';
 
-const UserMapSchema = v.object({ source_id: v.number(), target_id: v.number() });
+/** A user map (`target_id`) or a user item, read together. */
+const FoundSchema = v.object({ pk: v.string(), target_id: v.optional(v.number()) });
 
 /**
  * This process's answers for the current run: source user id → platform user id, or null for a user the source no
@@ -56,34 +57,42 @@ export async function resolveUsers(
   return answer;
 }
 
+/**
+ * A source user is resolved when the user at its id-space id exists (created by a run: its user item is written
+ * last, so its guards and search entries exist too) or when a map names the platform user it was matched onto.
+ */
 async function resolveFresh(context: ChunkContext, ids: readonly number[]): Promise<Map<number, number>> {
   const source = context.run.source;
-  const maps = await batchGetItems(
-    ids.map((id) => migrationUserMapKey(source, id)),
-    UserMapSchema,
-    { consistent: true },
+  const own = await targetIds(source, 'user', ids);
+  const found = new Map(
+    (
+      await batchGetItems(
+        ids.flatMap((id) => [migrationUserMapKey(source, id), userKey(own.get(id)!)]),
+        FoundSchema,
+        { consistent: true },
+      )
+    ).map((item) => [item.pk, item]),
   );
-  const answer = new Map(maps.map((map) => [map.source_id, map.target_id]));
+  const answer = new Map<number, number>();
+  for (const id of ids) {
+    const map = found.get(migrationUserMapKey(source, id).pk);
+    if (map?.target_id !== undefined) answer.set(id, map.target_id);
+    else if (found.has(userKey(own.get(id)!).pk)) answer.set(id, own.get(id)!);
+  }
   const missing = ids.filter((id) => !answer.has(id));
   if (missing.length === 0) return answer;
   const rows = await context.source.usersByIds(missing);
-  if (rows.length === 0) return answer;
-  const userIds = await targetIds(
-    source,
-    'user',
-    rows.map((row) => row.id),
-  );
-  const candidates = rows.map((row) => migratedUser(context, row, userIds.get(row.id)!));
-  const placed = await placeUsers(candidates);
-  // Maps last: a map exists only for a user that exists whole (item, guards, search entries).
+  const placed = await placeUsers(rows.map((row) => migratedUser(context, row, own.get(row.id)!)));
+  // Maps only for users matched onto someone else: a user at its own id needs none.
   await putItemsInBatches(
-    [...placed].map(([sourceId, targetId]) => ({
-      ...migrationUserMapKey(source, sourceId),
-      entity: 'migration_map',
-      source_id: sourceId,
-      target_id: targetId,
-    })),
-    { parallel: 2 },
+    [...placed]
+      .filter(([sourceId, targetId]) => targetId !== own.get(sourceId))
+      .map(([sourceId, targetId]) => ({
+        ...migrationUserMapKey(source, sourceId),
+        entity: 'migration_map',
+        source_id: sourceId,
+        target_id: targetId,
+      })),
   );
   for (const [sourceId, targetId] of placed) answer.set(sourceId, targetId);
   return answer;

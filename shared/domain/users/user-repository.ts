@@ -78,10 +78,12 @@ export const userGuardActions = (user: Pick<UserItem, 'id' | 'username' | 'email
  * The rest of a user's creation once its guards are held (the user item and its search entries): plain items a
  * bulk writer (the migration) may put in batches, because the guards already make the login and e-mail its own.
  */
-export const userItemsBehindGuards = (user: UserItem): (Record<string, unknown> & ItemKey)[] => [
-  storedUser(user),
-  ...storedSearchEntries(user),
-];
+export const userItemsBehindGuards = (
+  user: UserItem,
+): { user: Record<string, unknown> & ItemKey; searchEntries: (Record<string, unknown> & ItemKey)[] } => ({
+  user: storedUser(user),
+  searchEntries: storedSearchEntries(user),
+});
 
 /** The users holding these logins and e-mails (guard items, BatchGetItem, strongly consistent). */
 export async function findGuardHolders(

@@ -1,0 +1,104 @@
+import * as v from 'valibot';
+import { counterCreation, counterUpdate } from '../../db/counters.ts';
+import { migrationRunKey, migrationRunTallies, migrationTallyPartKey } from '../../db/keys/migrations.ts';
+import type { ItemKey } from '../../db/partition.ts';
+import { batchGetItems, queryAll } from '../../db/reads.ts';
+import {
+  MAX_TRANSACTION_ACTIONS,
+  putAction,
+  type TransactAction,
+  transactWriteIfConditionsHold,
+  updateAction,
+} from '../../db/transact.ts';
+import { chunksDoneName, type RunItem } from './run-item.ts';
+import { Tally, TallyItemSchema, unpackCounters } from './tally.ts';
+
+/** Room for counter moves beside a part's marker, and in the last part, the run's update too. */
+const PART_SIZE = MAX_TRANSACTION_ACTIONS - 2;
+/** A part whose creations keep meeting items created meanwhile is moved by updates alone after this. */
+const PART_ATTEMPTS = 3;
+
+type Entry = ReturnType<Tally['entries']>[number];
+const idOf = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
+
+/**
+ * Sums one shard over every counted chunk of the run and moves each counter item once, in parts of 98, each part
+ * in one transaction with its marker (`attribute_not_exists`); the last part also adds 1 to the run's
+ * `chunks_done_tally`. The sums are fixed once the last chunk is counted and sorted by key, so a redelivery cuts
+ * the same parts and each moves once.
+ *
+ * An aggregate item that does not exist yet (the stats of a user this run created) is created whole by a
+ * conditional put rather than by an update of every counter: the same result for far less work in the store. One
+ * created meanwhile fails its put's condition, which cancels the part; the part is then tried again with an update
+ * for that item. Answers whether this call counted the shard done.
+ */
+export async function applyTallyShard(run: RunItem, shard: number): Promise<boolean> {
+  const tally = new Tally();
+  for await (const items of queryAll(migrationRunTallies(run.run_id, shard), TallyItemSchema, {
+    consistent: true,
+  }))
+    for (const item of items)
+      for (const [pk, sk, deltas, identity] of unpackCounters(item.counters))
+        tally.add({ pk, sk }, deltas, identity);
+  const entries = tally.entries();
+  const parts = Math.max(1, Math.ceil(entries.length / PART_SIZE));
+  let counted = false;
+  for (let part = 0; part < parts; part++) {
+    const last = part === parts - 1;
+    const slice = entries.slice(part * PART_SIZE, (part + 1) * PART_SIZE);
+    const creatable = await absentItems(slice.filter((entry) => entry.identity));
+    for (let attempt = 1; ; attempt++) {
+      const moves = slice.map((entry) => moveOf(entry, creatable.has(idOf(entry.key))));
+      const outcome = await transactWriteIfConditionsHold([
+        putAction(
+          {
+            ...migrationTallyPartKey(run.run_id, shard, part),
+            entity: 'migration_tally_part',
+            run_id: run.run_id,
+          },
+          { ifAbsent: true },
+        ),
+        ...moves,
+        ...(last ? [shardDone(run)] : []),
+      ]);
+      if (outcome.written) {
+        counted ||= last;
+        break;
+      }
+      // The marker exists: another delivery moved this part already.
+      if (outcome.failed.includes(0)) break;
+      const created = outcome.failed.filter((index) => index >= 1 && index <= slice.length);
+      if (created.length !== outcome.failed.length || attempt >= PART_ATTEMPTS)
+        throw new Error(
+          `tally shard ${shard} part ${part}: conditions failed (${outcome.failed.join(', ')})`,
+        );
+      for (const index of created) creatable.delete(idOf(slice[index - 1]!.key));
+    }
+  }
+  return counted;
+}
+
+const moveOf = (entry: Entry, create: boolean): TransactAction =>
+  create
+    ? counterCreation(entry.key, entry.deltas, entry.identity)
+    : counterUpdate(entry.key, entry.deltas, entry.identity ? { setOnCreate: entry.identity } : {});
+
+const shardDone = (run: RunItem): TransactAction =>
+  updateAction(migrationRunKey(run.source), {
+    UpdateExpression: 'ADD #done :one',
+    ConditionExpression: 'run_id = :run',
+    ExpressionAttributeNames: { '#done': chunksDoneName('tally') },
+    ExpressionAttributeValues: { ':one': 1, ':run': run.run_id },
+  });
+
+/** The ids of the entries whose aggregate item does not exist (one strongly consistent read per 100). */
+async function absentItems(entries: readonly Entry[]): Promise<Set<string>> {
+  if (entries.length === 0) return new Set();
+  const present = await batchGetItems(
+    entries.map((entry) => entry.key),
+    v.object({ pk: v.string(), sk: v.string() }),
+    { consistent: true },
+  );
+  const found = new Set(present.map(idOf));
+  return new Set(entries.map((entry) => idOf(entry.key)).filter((id) => !found.has(id)));
+}
