@@ -27,8 +27,10 @@ export interface CopySourceImagesInput {
   /** What the images belong to: the member's platform user id (`profile`) or the group's space id (`space`). */
   readonly objectId: number;
   /**
-   * Media ids, one per image, chosen by the caller and the same on every delivery of a chunk (reserved with the
-   * chunk's other ids), so a redelivery rewrites the same objects and items instead of adding copies.
+   * Media ids, one per image (both always given, used or not), the same on every delivery of a chunk, so a
+   * redelivery rewrites the same objects and items instead of adding copies: two ids per row from the chunk's
+   * reserved `media` block. For a target an earlier run created (`skip_existing` off), new ids would list its
+   * images twice: reuse that run's ids (kept with the row's map), or copy images only for targets this run creates.
    */
   readonly mediaIds: { readonly avatar: number; readonly cover: number };
   /** UTC ISO creation time of the items: the chunk's pinned clock or the row's preserved date. */
@@ -60,12 +62,13 @@ type Copy = { kind: UploadsImage; item?: MediaItem; problem?: string };
 /**
  * Copies a member's or a group's avatar (the current full-size one) and cover from the BuddyPress uploads into the
  * media bucket, verified and re-encoded exactly as uploads are (`storeCopiedImage`), when the run's options want
- * them. The objects are written here; the table is not touched. The caller must:
+ * them. The objects are written here (at keys of the media id and the file's bytes: a file changed at the source
+ * between two deliveries leaves the first copy's objects unreferenced); the table is not touched. The caller must:
  *
  * - put every `items` entry as it is (BatchWriteItem, or `ChunkWrites.put`): a plain idempotent put;
  * - move every `counters` entry once per item it counts: `ChunkWrites.count(key, deltas, identity)`, which the
- *   chunk's marker counts exactly once. A later run updating a target that already has these media ids (same
- *   ids, items already counted) puts the items again but must not move their counters again;
+ *   chunk's marker counts exactly once. An item an earlier run already wrote under the same id (see `mediaIds`)
+ *   is put again but must not be counted again;
  * - set `avatarUrl` / `coverUrl` on the user (`avatar`, `cover_photo`) or the space (`logo`, `cover_photo`) it
  *   writes in the same chunk;
  * - report each `problems` entry as a warning of the row (never count the row failed for it).

@@ -74,12 +74,14 @@ async function configuredUrl(): Promise<string> {
   }
 }
 
-let opened: { url: string; uploads: BuddypressUploads } | undefined;
+let opened: { key: string; uploads: BuddypressUploads } | undefined;
 
 /** The configured uploads location, or undefined when none is configured. One adapter per warm process. */
 export async function openBuddypressUploads(): Promise<BuddypressUploads | undefined> {
   const url = await configuredUrl();
   if (url === '') return undefined;
-  if (opened?.url !== url) opened = { url, uploads: uploadsAt(url) };
+  // A local stack restarted in the same process (tests) has a new S3 emulator endpoint.
+  const key = `${url}\0${env().S3_ENDPOINT ?? ''}`;
+  if (opened?.key !== key) opened = { key, uploads: uploadsAt(url) };
   return opened.uploads;
 }
