@@ -37,6 +37,12 @@ export interface StageConfig {
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
   readonly logRetention: RetentionDays;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * The bucket operators sync the BuddyPress uploads folder to, when the source secret's `uploadsUrl` is
+   * `s3://<this bucket>/…`: the migrations worker and the config route may list it and read its objects (the
+   * catalogue's `sourceUploads` grant). Undefined = no such grant (a folder location, or none).
+   */
+  readonly buddypressUploadsBucket: string | undefined;
 }
 
 type StageDefaults = Omit<StageConfig, 'stage' | 'account' | 'region'>;
@@ -50,6 +56,7 @@ const STAGES: Record<StageName, StageDefaults> = {
     throttle: { rateLimit: 50, burstLimit: 100 },
     logRetention: RetentionDays.TWO_WEEKS,
     logLevel: 'debug',
+    buddypressUploadsBucket: undefined,
   },
   prod: {
     domainName: 'api.community.example.com',
@@ -59,6 +66,7 @@ const STAGES: Record<StageName, StageDefaults> = {
     throttle: { rateLimit: 500, burstLimit: 1000 },
     logRetention: RetentionDays.THREE_MONTHS,
     logLevel: 'info',
+    buddypressUploadsBucket: undefined,
   },
 };
 

@@ -22,7 +22,7 @@ export interface FunctionSpec {
   readonly grants: Grants;
   readonly memoryMb?: number;
   readonly timeoutSeconds?: number;
-  /** Native packages installed into this function's asset only (see `RouteEntry.nativeModules`). */
+  /** Native packages installed into this function's asset only (see `RouteEntry.nativeModules`, `QueueEntry`'s). */
   readonly nativeModules?: readonly NativeModule[];
   /** Files copied beside the bundled code (the catalogue line's `bundleFiles`). */
   readonly bundleFiles?: readonly string[];
@@ -61,6 +61,7 @@ export function workerSpec(queue: QueueEntry): FunctionSpec {
     grants: queue.grants,
     memoryMb: queue.memoryMb,
     timeoutSeconds: queue.timeoutSeconds,
+    ...(queue.nativeModules ? { nativeModules: queue.nativeModules } : {}),
   };
 }
 

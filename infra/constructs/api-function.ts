@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -65,6 +65,8 @@ export interface GrantableResources {
   /** ARN of the SES identity the stage sends from. */
   readonly mailIdentityArn: string;
   readonly secrets: Readonly<Record<SecretName, ISecret>>;
+  /** The BuddyPress uploads bucket the stage names (`sourceUploads` grants), if any. */
+  readonly sourceUploadsBucket: string | undefined;
 }
 
 type EnvName = keyof DeployedEnvironment;
@@ -196,6 +198,37 @@ export class ApiFunction extends Construct {
     if (grants.secrets?.length) {
       this.bindSecrets(grants.secrets.map((name) => [name, resources.secrets[name]] as const));
     }
+    if (grants.sourceUploads && resources.sourceUploadsBucket) {
+      this.bindSourceUploads(resources.sourceUploadsBucket);
+    }
+  }
+
+  /**
+   * Listing and reading objects of the BuddyPress uploads bucket, nothing else (no writes, no bucket settings):
+   * `s3:ListBucket` on the bucket, `s3:GetObject` on its objects. The bucket is not ours, so its ARN is built from
+   * its name rather than imported.
+   */
+  bindSourceUploads(bucketName: string): void {
+    const bucketArn = `arn:${Aws.PARTITION}:s3:::${bucketName}`;
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'ListSourceUploads',
+        actions: ['s3:ListBucket'],
+        resources: [bucketArn],
+      }),
+    );
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'ReadSourceUploads',
+        actions: ['s3:GetObject'],
+        resources: [`${bucketArn}/*`],
+      }),
+    );
+    acknowledge(
+      this.role,
+      `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${bucketName}/*]`,
+      'Avatars and covers are read by key under the BuddyPress uploads bucket the stage names; read only, that bucket only.',
+    );
   }
 
   /**

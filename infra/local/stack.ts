@@ -1,6 +1,6 @@
 import { closeBuddypressSource } from '../../shared/integrations/buddypress/connect.ts';
 import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { resetEnvCache } from '../../shared/config/env.ts';
 import { resetPepperCache } from '../../shared/config/pepper.ts';
 import { resetDbClient } from '../../shared/db/client.ts';
@@ -29,6 +29,8 @@ export interface LocalStackOptions {
   /** The BuddyPress source (tests); else `BUDDYPRESS_URL` / `BUDDYPRESS_TABLE_PREFIX` from the environment. */
   readonly buddypressUrl?: string;
   readonly buddypressTablePrefix?: string;
+  /** Where its avatars and covers are read (a folder, `file://` or `s3://`); else `BUDDYPRESS_UPLOADS_URL`. */
+  readonly buddypressUploadsUrl?: string;
 }
 
 export interface LocalStack {
@@ -110,6 +112,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // The BuddyPress migration source (README): a MySQL URL and its table prefix, when the operator gives one.
       BUDDYPRESS_URL: options.buddypressUrl ?? process.env.BUDDYPRESS_URL ?? '',
       BUDDYPRESS_TABLE_PREFIX: options.buddypressTablePrefix ?? process.env.BUDDYPRESS_TABLE_PREFIX ?? 'wp_',
+      BUDDYPRESS_UPLOADS_URL: uploadsLocation(
+        options.buddypressUploadsUrl ?? process.env.BUDDYPRESS_UPLOADS_URL ?? '',
+      ),
       LOG_LEVEL: logLevel,
       // EMF lines are for CloudWatch; locally they would drown the logs. Shown at debug, or when asked for.
       POWERTOOLS_METRICS_DISABLED:
@@ -162,6 +167,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * A relative uploads folder is taken from where the command was run (npm's INIT_CWD), as `--data-dir` is; URLs
+ * (`file://`, `s3://`) and absolute paths pass unchanged.
+ */
+function uploadsLocation(value: string): string {
+  if (value === '' || isAbsolute(value) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
+  return resolve(process.env.INIT_CWD ?? process.cwd(), value);
 }
 
 /** A fresh random pepper (tests; the first `npm start`, which then keeps it under .local/). */

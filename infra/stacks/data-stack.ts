@@ -35,7 +35,12 @@ export interface DataStackProps extends StackProps {
   readonly schedules?: readonly ScheduleEntry[];
 }
 
-/** Shape of the BuddyPress source secret; operators fill in the values after the first deploy. */
+/**
+ * Shape of the BuddyPress source secret; operators fill in the values after the first deploy, and add an optional
+ * `uploadsUrl` (`s3://bucket/prefix`, or a folder on a mounted file system) for avatars and covers. `uploadsUrl`
+ * is not in the placeholder on purpose: a changed template makes CloudFormation generate the value anew, which
+ * would wipe the credentials operators filled in.
+ */
 const BUDDYPRESS_PLACEHOLDER = { host: '', port: 3306, user: '', database: '', tablePrefix: 'wp_' };
 
 /**
@@ -51,10 +56,13 @@ export class DataStack extends Stack implements GrantableResources {
   readonly mailIdentity: ses.EmailIdentity;
   readonly mailIdentityArn: string;
   readonly secrets: Readonly<Record<SecretName, secretsmanager.ISecret>>;
+  /** Not ours (operators own and sync it): only its name, from the stage's configuration. */
+  readonly sourceUploadsBucket: string | undefined;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
     const { config } = props;
+    this.sourceUploadsBucket = config.buddypressUploadsBucket;
 
     this.table = new AppTable(this, 'AppTable').table;
     const media = new MediaBucket(this, 'Media', { corsOrigins: config.corsOrigins });

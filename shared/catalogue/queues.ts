@@ -40,9 +40,17 @@ export const QUEUES = [
     // BuddyPress migration: `plan` messages cut a phase into chunks, `chunk` messages migrate one keyset range each
     // (idempotent, counted once); a chunk failing maxReceiveCount times is counted failed and lands in the DLQ.
     // One chunk per invocation, four at once: each chunk is seconds of writes, and chunks of a phase are independent.
+    // Avatars and covers are read from the source's uploads and stored, re-encoded by sharp, in the media bucket.
     name: 'migrations',
     entry: 'functions/workers/run-migration.ts',
-    grants: { table: 'readWrite', sendTo: ['migrations'], secrets: ['buddypressSource'] },
+    grants: {
+      table: 'readWrite',
+      bucket: 'readWrite',
+      sendTo: ['migrations'],
+      secrets: ['buddypressSource'],
+      sourceUploads: 'read',
+    },
+    nativeModules: ['sharp'],
     batchSize: 1,
     timeoutSeconds: 300,
     maxReceiveCount: 3,

@@ -34,6 +34,11 @@ export interface GrantsOf<Q extends string, S extends string> {
   readonly mailer?: boolean;
   /** Secrets this function reads (names from the secret catalogue). */
   readonly secrets?: readonly S[];
+  /**
+   * Lists and reads the bucket a stage names for the BuddyPress uploads (`buddypressUploadsBucket` in
+   * infra/config.ts); nothing when the stage names none (a folder location, or none configured).
+   */
+  readonly sourceUploads?: 'read';
 }
 
 export interface RouteEntryOf<Q extends string, S extends string> {
@@ -76,6 +81,8 @@ export interface QueueEntryOf<N extends string, Q extends string, S extends stri
   readonly memoryMb?: number;
   /** Caps concurrent batches so a backlog cannot starve the API or exceed a downstream rate (SES). */
   readonly maxConcurrency?: number;
+  /** Native packages the worker needs at run time, as `RouteEntryOf.nativeModules`. */
+  readonly nativeModules?: readonly NativeModule[];
 }
 
 export const API_BASE_PATH = '/v2';

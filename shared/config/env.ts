@@ -41,6 +41,11 @@ export const FunctionEnvironmentSchema = v.object({
   BUDDYPRESS_URL: optionalString,
   /** Table prefix of the BuddyPress source named by `BUDDYPRESS_URL` (the cloud secret carries its own). */
   BUDDYPRESS_TABLE_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]*$/)), 'wp_'),
+  /**
+   * Where the BuddyPress uploads folder (`wp-content/uploads`) is read from, for avatars and covers: a folder path,
+   * a `file://` URL or `s3://bucket/prefix`. Local stack and tests; in the cloud the source secret's `uploadsUrl`.
+   */
+  BUDDYPRESS_UPLOADS_URL: optionalString,
   /** Local stack only: emulator endpoints. Unset in the cloud, where the SDK's defaults apply. */
   DYNAMODB_ENDPOINT: optionalUrl,
   S3_ENDPOINT: optionalUrl,

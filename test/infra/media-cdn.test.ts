@@ -55,12 +55,13 @@ describe('media CDN and native modules', () => {
     expect(envOf('-getMedia').MEDIA_BUCKET).toBeUndefined();
   });
 
-  it('installs sharp for linux-arm64 into the upload and completion functions only', () => {
+  it('installs sharp for linux-arm64 into the functions that re-encode images only', () => {
     const withNative = allFunctionSpecs()
       .filter((spec) => spec.nativeModules?.length)
       .map((spec) => spec.id)
       .sort();
-    expect(withNative).toEqual(['completeMediaUpload', 'uploadMedia']);
+    // Uploads, their completion, and the migration worker copying BuddyPress avatars and covers.
+    expect(withNative).toEqual(['completeMediaUpload', 'migrationsWorker', 'uploadMedia']);
     const commands = nativeModuleHooks(['sharp'], process.cwd()).afterBundling('/in', '/out');
     expect(commands).toHaveLength(1);
     expect(commands[0]).toMatch(

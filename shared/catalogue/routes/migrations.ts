@@ -16,7 +16,8 @@ export const MIGRATION_ROUTES = [
     path: '/migrations/buddypress/config',
     access: 'administrator',
     entry: 'functions/http/migrations/show-migration-config.ts',
-    grants: { secrets: ['buddypressSource'] },
+    // Lists the source's uploads bucket (when it is one) to say whether avatars and covers can be copied.
+    grants: { secrets: ['buddypressSource'], sourceUploads: 'read' },
   },
   {
     operationId: 'startBuddypressMigration',

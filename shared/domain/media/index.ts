@@ -7,3 +7,4 @@ export {
   type MediaListFilter,
   queryMemberMediaPage,
 } from './media-repository.ts';
+export { type CopiedImage, storeCopiedImage } from './store-copied-image.ts';

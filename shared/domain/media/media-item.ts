@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { mediaKey, uploaderMedia, uploaderMediaBySource, uploaderMediaByType } from '../../db/keys/media.ts';
 import { timeSort } from '../../db/keys/sort.ts';
-import { indexEntry } from '../../db/partition.ts';
+import { userStatsKey } from '../../db/keys/users.ts';
+import { type ItemKey, indexEntry } from '../../db/partition.ts';
 import { MEDIA_OBJECT_SOURCES, MEDIA_STATUSES, MEDIA_TYPES } from '../../vocabulary/media.ts';
 
 const integer = v.pipe(v.number(), v.integer());
@@ -33,11 +34,14 @@ export const MediaItemSchema = v.object({
 });
 export type MediaItem = v.InferOutput<typeof MediaItemSchema>;
 
+/** A media item as written to the table: its key, index entries and fields. */
+export type StoredMedia = ItemKey & MediaItem & Record<string, unknown>;
+
 /**
  * Listed among the uploader's media (all, by object source, by type) only while active, so pending uploads never
  * appear in lists or counts. A pending item expires by TTL.
  */
-export function storedMedia(item: MediaItem, options: { expiresAtEpoch?: number } = {}) {
+export function storedMedia(item: MediaItem, options: { expiresAtEpoch?: number } = {}): StoredMedia {
   const sort = timeSort(item.created_at, item.id);
   const listed = item.status === 'active';
   return {
@@ -64,3 +68,22 @@ export function mediaCounts(item: Pick<MediaItem, 'file_type' | 'object_source'>
     ...(item.object_source === null ? {} : { [`media_source:${item.object_source}`]: 1 }),
   };
 }
+
+/** One aggregate item an active media item moves, as `feedAggregates` describes a feed's. */
+export interface MediaAggregate {
+  readonly key: ItemKey;
+  readonly deltas: Readonly<Record<string, number>>;
+  /** The attributes the aggregate item carries besides its counters (for writers that may create it). */
+  readonly identity: Readonly<Record<string, unknown>>;
+}
+
+/** What an active media item contributes: `mediaCounts` on its uploader's stats item. */
+export const mediaAggregates = (
+  item: Pick<MediaItem, 'user_id' | 'file_type' | 'object_source'>,
+): MediaAggregate[] => [
+  {
+    key: userStatsKey(item.user_id),
+    deltas: mediaCounts(item),
+    identity: { entity: 'user_stats', user_id: item.user_id },
+  },
+];

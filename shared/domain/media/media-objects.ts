@@ -26,8 +26,16 @@ export interface ServedKeys {
   readonly thumbnail: string;
 }
 
-export function servedObjectKeys(mediaId: number, type: MediaType): ServedKeys {
-  const folder = `media/${mediaId}-${randomBytes(12).toString('base64url')}`;
+/**
+ * The served keys of an item. `token` makes the folder unguessable: random for uploads; a copied file passes one
+ * derived from its bytes (store-copied-image.ts) so that storing it again rewrites the same objects.
+ */
+export function servedObjectKeys(
+  mediaId: number,
+  type: MediaType,
+  token: string = randomBytes(12).toString('base64url'),
+): ServedKeys {
+  const folder = `media/${mediaId}-${token}`;
   return { file: `${folder}/file.${EXTENSIONS[type]}`, thumbnail: `${folder}/thumbnail.webp` };
 }
 

@@ -17,14 +17,16 @@ export interface StoredFile {
 
 /**
  * Writes a verified file where it is served: images re-encoded without metadata plus a thumbnail, other files as
- * they are. `file_size` is what is served (the re-encoded size for images).
+ * they are. `file_size` is what is served (the re-encoded size for images). `keyToken` pins the object folder
+ * (see `servedObjectKeys`); without it the folder is random.
  */
 export async function storeVerifiedFile(
   mediaId: number,
   bytes: Uint8Array,
   type: MediaType,
+  keyToken?: string,
 ): Promise<StoredFile> {
-  const keys = servedObjectKeys(mediaId, type);
+  const keys = servedObjectKeys(mediaId, type, keyToken);
   if (!isImage(type)) {
     await storeObjects([[keys.file, bytes, type]]);
     return {

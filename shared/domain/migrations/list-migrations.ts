@@ -1,6 +1,7 @@
 import { forbidden } from '../../errors/app-error.ts';
 import { openBuddypressSource } from '../../integrations/buddypress/connect.ts';
 import type { SourceCounts } from '../../integrations/buddypress/source.ts';
+import { openBuddypressUploads } from '../../integrations/buddypress/uploads.ts';
 import { MIGRATION_ITEMS, type MigrationItem } from '../../vocabulary/migrations.ts';
 import { type Caller, isAdministrator } from '../auth/index.ts';
 import { ITEM_LABELS } from './migration-mapper.ts';
@@ -42,12 +43,31 @@ export async function listMigrations(caller: Caller) {
   };
 }
 
+/** Whether avatars and covers can be copied: the uploads location is configured and answers. */
+export async function probeUploads(): Promise<'not_configured' | 'unreachable' | 'ready'> {
+  try {
+    const uploads = await openBuddypressUploads();
+    if (!uploads) return 'not_configured';
+    return (await uploads.reachable()) ? 'ready' : 'unreachable';
+  } catch {
+    return 'unreachable';
+  }
+}
+
+const UPLOADS_WARNINGS = {
+  not_configured: 'Avatars and cover images are not copied: the source upload location is not configured.',
+  unreachable:
+    'Avatars and cover images cannot be copied: the source upload location is configured but does not answer.',
+  ready: undefined,
+} as const;
+
 /** `GET /migrations/buddypress/config`: items with counts, the default options and what will not be copied. */
 export async function showMigrationConfig(caller: Caller) {
   if (!isAdministrator(caller)) throw forbidden();
-  const counts = await probeSource();
+  const [counts, uploads] = await Promise.all([probeSource(), probeUploads()]);
+  const uploadsWarning = UPLOADS_WARNINGS[uploads];
   const warnings = [
-    'Avatars and cover images are not copied: the source upload location is not configured.',
+    ...(uploadsWarning ? [uploadsWarning] : []),
     'Comments are reported under `comments`, beside `activities`.',
   ];
   if (!counts) warnings.unshift('No BuddyPress database is configured or reachable.');

@@ -1,10 +1,15 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Fixture } from './generate.ts';
 import { loadBuddypressFixture } from './load.ts';
+import { imageCounts, writeBuddypressUploads } from './uploads.ts';
 
 /**
  * `npm run fixture:buddypress -- --database NAME --prefix P --groups N --members N --activities N [--seed S]
- * [--server mysql://root@127.0.0.1:3306]`: creates a BuddyPress database in MariaDB and prints, as JSON, the rows
- * written and the counts a migration's `results` must show (decisions.md "Migrations").
+ * [--server mysql://root@127.0.0.1:3306] [--uploads DIR]`: creates a BuddyPress database in MariaDB and prints, as
+ * JSON, the rows written and the counts a migration's `results` must show (decisions.md "Migrations"). With
+ * `--uploads`, also its uploads folder in DIR (avatars, covers; point BUDDYPRESS_UPLOADS_URL at it) and the
+ * images a copy must find (`expected_images`).
  */
 const { values } = parseArgs({
   options: {
@@ -15,6 +20,7 @@ const { values } = parseArgs({
     activities: { type: 'string', default: '1000' },
     seed: { type: 'string', default: '20261123' },
     server: { type: 'string', default: 'mysql://root@127.0.0.1:3306' },
+    uploads: { type: 'string' },
   },
 });
 const count = (name: string, value: string | undefined): number => {
@@ -25,8 +31,10 @@ const count = (name: string, value: string | undefined): number => {
   }
   return n;
 };
+const uploadsDir =
+  values.uploads === undefined ? undefined : resolve(process.env.INIT_CWD ?? '.', values.uploads);
 const started = Date.now();
-const fixture = await loadBuddypressFixture({
+const size = {
   database: values.database,
   prefix: values.prefix,
   serverUrl: values.server,
@@ -34,7 +42,9 @@ const fixture = await loadBuddypressFixture({
   members: count('members', values.members),
   activities: count('activities', values.activities),
   seed: count('seed', values.seed),
-});
+};
+const fixture: Fixture = await loadBuddypressFixture(size);
+const images = uploadsDir === undefined ? undefined : await writeBuddypressUploads(uploadsDir, fixture);
 process.stdout.write(
   `${JSON.stringify(
     {
@@ -42,6 +52,7 @@ process.stdout.write(
       prefix: values.prefix,
       rows: fixture.rowCounts,
       expected_results: fixture.expected,
+      ...(images ? { uploads: uploadsDir, expected_images: imageCounts(images) } : {}),
       unmappable: {
         activities: fixture.unmappable.activities.length,
         comments: fixture.unmappable.comments.length,

@@ -1,21 +1,39 @@
 import mysql from 'mysql2/promise';
 import { type Fixture, type FixtureSize, generateFixture } from './generate.ts';
 import { buddypressDdl } from './schema.ts';
+import { type ExpectedImages, writeBuddypressUploads } from './uploads.ts';
 
 export interface LoadOptions extends FixtureSize {
   /** Server URL without a database, e.g. `mysql://root@127.0.0.1:3306`. */
   readonly serverUrl?: string;
   readonly database: string;
   readonly prefix: string;
+  /**
+   * Also write the data set's uploads folder here (avatars and covers, uploads.ts); the fixture's
+   * `expected.images` then says what a copy must find. Rows and their expected counts are the same either way.
+   */
+  readonly uploadsDir?: string;
 }
 
 const ROWS_PER_INSERT = 2000;
 
 /**
- * (Re)creates `database` with the BuddyPress tables under `prefix` and fills them with a generated data set.
- * Answers the fixture (its expected migration counts included).
+ * A fixture loaded with an uploads folder: `expected.images` says what a copy of avatars and covers must find.
+ * A plain `Fixture` never carries it, so code iterating `expected` as result items stays right.
  */
-export async function loadBuddypressFixture(options: LoadOptions): Promise<Fixture> {
+export type FixtureWithImages = Fixture & {
+  readonly expected: Fixture['expected'] & { readonly images: ExpectedImages };
+};
+
+/**
+ * (Re)creates `database` with the BuddyPress tables under `prefix` and fills them with a generated data set, and
+ * its uploads folder when `uploadsDir` is given. Answers the fixture (its expected migration counts included).
+ */
+export async function loadBuddypressFixture(
+  options: LoadOptions & { readonly uploadsDir: string },
+): Promise<FixtureWithImages>;
+export async function loadBuddypressFixture(options: LoadOptions): Promise<Fixture>;
+export async function loadBuddypressFixture(options: LoadOptions): Promise<Fixture | FixtureWithImages> {
   if (!/^[A-Za-z0-9_]+$/.test(options.database) || !/^[A-Za-z0-9_]*$/.test(options.prefix))
     throw new Error('database and prefix may hold only letters, digits and _');
   const fixture = generateFixture(options);
@@ -41,5 +59,7 @@ export async function loadBuddypressFixture(options: LoadOptions): Promise<Fixtu
   } finally {
     await connection.end();
   }
-  return fixture;
+  if (options.uploadsDir === undefined) return fixture;
+  const images = await writeBuddypressUploads(options.uploadsDir, fixture);
+  return { ...fixture, expected: { ...fixture.expected, images } };
 }

@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import type { MediaObjectSource } from '../../vocabulary/media.ts';
+import { cleanFileName } from './create-upload.ts';
+import { invalidFileType } from './media-errors.ts';
+import type { MediaItem } from './media-item.ts';
+import { isImage } from './process-image.ts';
+import { storeVerifiedFile } from './store-verified-file.ts';
+import { verifyFile } from './verify-file.ts';
+
+export interface CopiedImage {
+  /** Chosen by the caller, so a retry names the same item. */
+  readonly mediaId: number;
+  /** The platform user whose media lists and counters the item joins. */
+  readonly uploaderId: number;
+  /** The source's file name (shown as `file_name`, cleaned as an upload's). */
+  readonly fileName: string;
+  readonly bytes: Uint8Array;
+  readonly objectSource: MediaObjectSource;
+  readonly objectId: number;
+  /** UTC ISO; the item's `created_at` and `updated_at`. */
+  readonly createdAt: string;
+}
+
+/** Object folders are `media/<id>-<token>`: a token of the id and the bytes, 96 bits like a random one. */
+const keyToken = (mediaId: number, bytes: Uint8Array): string =>
+  createHash('sha256').update(`${mediaId}\0`).update(bytes).digest('base64url').slice(0, 16);
+
+/**
+ * An image copied from another system (the BuddyPress migration), checked and stored exactly as an upload is:
+ * size ≤ 10 MB, the real type from the magic bytes (the name's extension is not trusted either way), a JPEG, PNG,
+ * GIF or WebP image only, re-encoded without metadata, with a WebP thumbnail. The objects' keys derive from the
+ * media id and the bytes, so storing the same file under the same id again rewrites the same objects; a URL stays
+ * unguessable to whoever does not hold the file. Answers the active item; nothing is written to the table.
+ *
+ * Refusals are the upload errors (400 `file_too_large`, `invalid_file_type`, `rest_invalid_param` when empty);
+ * a bucket that cannot be written is 500 `upload_failed`.
+ */
+export async function storeCopiedImage(image: CopiedImage): Promise<MediaItem> {
+  const type = await verifyFile(image.bytes, '');
+  if (!isImage(type)) throw invalidFileType(`A ${type} file is not a JPEG, PNG, GIF or WebP image.`);
+  const stored = await storeVerifiedFile(
+    image.mediaId,
+    image.bytes,
+    type,
+    keyToken(image.mediaId, image.bytes),
+  );
+  return {
+    id: image.mediaId,
+    user_id: image.uploaderId,
+    file_name: cleanFileName(image.fileName),
+    ...stored,
+    object_source: image.objectSource,
+    object_id: image.objectId,
+    status: 'active',
+    created_at: image.createdAt,
+    updated_at: image.createdAt,
+  };
+}
