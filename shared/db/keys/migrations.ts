@@ -58,17 +58,14 @@ export const migrationFeedMoveKey = (runId: string, chunkNo: number, postId: num
   sk: `FEEDMOVE#${pad(chunkNo)}#${pad(postId)}`,
 });
 /**
- * One shard of a counted chunk's aggregate moves (counter item → deltas), written in the chunk's counting
- * transaction; the run's last step sums each shard over all chunks and moves every counter item once.
+ * One shard of the aggregate moves (counter item → deltas) of a counted chunk (`origin` its ledger kind, `n` its
+ * number), written in the chunk's counting transaction, or of a user or space a run created with its images
+ * (`user` / `space` and its id), written with it; the run's last step sums each shard and moves every counter
+ * item once.
  */
-export const migrationTallyKey = (
-  runId: string,
-  shard: number,
-  kind: MigrationLedgerKind,
-  chunkNo: number,
-): ItemKey => ({
+export const migrationTallyKey = (runId: string, shard: number, origin: string, n: number): ItemKey => ({
   pk: `MIGRATIONRUN#${runId}`,
-  sk: `TALLY#${pad(shard)}#${kind}#${pad(chunkNo)}`,
+  sk: `TALLY#${pad(shard)}#${origin}#${pad(n)}`,
 });
 /** Every chunk's tally of one shard (the last step's Query). */
 export const migrationRunTallies = (runId: string, shard: number): Partition =>

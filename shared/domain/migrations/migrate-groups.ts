@@ -22,6 +22,7 @@ import { slugify } from '../topics/index.ts';
 import { type ChunkContext, sourceHtmlToText } from './chunk-context.ts';
 import { targetIds } from './id-spaces.ts';
 import { migratedRows } from './ledger.ts';
+import { copyImagesOf } from './source-images.ts';
 import { resolveUsers } from './user-resolver.ts';
 
 /** Group privacy → space privacy (decisions.md): public → public, private → private, hidden → secret. */
@@ -53,21 +54,42 @@ export async function migrateGroups(context: ChunkContext, rows: readonly GroupR
     ),
   ]);
   const fresh: SpaceItem[] = [];
+  const groupOf = new Map<number, number>();
   const updates: { row: GroupRow; spaceId: number }[] = [];
   for (const row of rows) {
     const privacy = privacyOf(row.status);
     if (!privacy) context.fail('groups', row.id, `unknown group status "${row.status}"`);
     else if (!earlier.has(row.id)) {
       fresh.push(newSpace(context, row, spaceIds.get(row.id)!, privacy, creators.get(row.creatorId) ?? 0));
+      groupOf.set(spaceIds.get(row.id)!, row.id);
       context.created('groups', 'group', row.id);
     } else if (context.skipExisting) context.count('groups', 'skipped');
     else updates.push({ row, spaceId: spaceIds.get(row.id)! });
   }
   // A retry finds the spaces an earlier delivery created: they are this run's, already whole.
   const existing = context.retry ? await existingSpaces(fresh.map((space) => space.id)) : new Set<number>();
+  const toCreate = fresh.filter((space) => !existing.has(space.id));
+  // A group's images belong to its creator's media, or (creator unknown) to the administrator running the migration.
+  const images = await copyImagesOf(
+    context,
+    'group',
+    toCreate.flatMap((space) => {
+      const uploaderId = space.created_by || run.started_by || 0;
+      return uploaderId > 0
+        ? [{ sourceId: groupOf.get(space.id)!, uploaderId, objectId: space.id, createdAt: space.created_at }]
+        : [];
+    }),
+  );
   await createSpaces(
     context,
-    fresh.filter((space) => !existing.has(space.id)),
+    toCreate.map((space) => {
+      const copied = images.get(groupOf.get(space.id)!);
+      return {
+        ...space,
+        logo: copied?.avatarUrl ?? space.logo,
+        cover_photo: copied?.coverUrl ?? space.cover_photo,
+      };
+    }),
   );
   const present = await existingSpaces(updates.map(({ spaceId }) => spaceId));
   for (const { row, spaceId } of updates) {

@@ -5,6 +5,7 @@ import type { MigrationMessage } from '../../messages/index.ts';
 import type { MigrationItem } from '../../vocabulary/migrations.ts';
 import { advanceIfPhaseDone } from './advance-run.ts';
 import { ensureIdSpace } from './id-spaces.ts';
+import { imagesWanted } from './source-images.ts';
 import type { RunItem, RunPhase } from './run-item.ts';
 import { setPhaseChunks } from './run-repository.ts';
 import { TALLY_SHARDS } from './tally.ts';
@@ -29,6 +30,24 @@ const ID_SPACES: Record<MigrationItem, [MigrationIdSpaceName, SourceTable][]> = 
   ],
 };
 
+/** The media ids of copied avatars and covers (only when the run copies images). */
+const IMAGE_ID_SPACES: Record<MigrationItem, [MigrationIdSpaceName, SourceTable][]> = {
+  groups: [
+    ['group_avatar', 'groups'],
+    ['group_cover', 'groups'],
+    ['member_avatar', 'users'],
+    ['member_cover', 'users'],
+  ],
+  members: [
+    ['member_avatar', 'users'],
+    ['member_cover', 'users'],
+  ],
+  activities: [
+    ['member_avatar', 'users'],
+    ['member_cover', 'users'],
+  ],
+};
+
 /**
  * Cuts a step into work and records how much before sending any (so no chunk can end the step early): an item
  * phase into keyset ranges of its source rows, after reserving the target ids of everything the source holds
@@ -49,7 +68,8 @@ export async function planPhase(run: RunItem, source: BuddypressSource | undefin
     return;
   }
   if (!source) throw new Error('The BuddyPress source is not configured.');
-  for (const [name, table] of ID_SPACES[phase]) {
+  const images = (await imagesWanted({ run })) ? IMAGE_ID_SPACES[phase] : [];
+  for (const [name, table] of [...ID_SPACES[phase], ...images]) {
     const range = await source.idRange(table);
     if (range) await ensureIdSpace(run.source, name, range.min, range.max);
   }

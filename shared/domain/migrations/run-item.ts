@@ -25,6 +25,8 @@ export const RunItemSchema = v.looseObject({
   totals: counts,
   phase: v.string(),
   started_at: v.string(),
+  /** The administrator who started the run: the uploader of a group's images when its creator is unknown. */
+  started_by: v.optional(integer),
   completed_at: v.optional(v.string()),
   errors: v.optional(v.array(v.object({ item: v.string(), id: v.string(), error: v.string() })), []),
   failure: v.optional(

@@ -63,6 +63,7 @@ export async function startMigration(
     totals: { ...counts },
     phase: ordered[0]!,
     started_at: nowIso(),
+    started_by: caller.id,
     errors: [],
   };
   if (!(await insertRunWithLock(run))) throw inProgress();

@@ -1,7 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as v from 'valibot';
 import { CounterDeltas } from '../../db/counters.ts';
-import { type MigrationLedgerKind, migrationTallyKey } from '../../db/keys/migrations.ts';
+import { migrationTallyKey } from '../../db/keys/migrations.ts';
 import type { ItemKey } from '../../db/partition.ts';
 
 /**
@@ -64,8 +64,8 @@ export class Tally {
       .filter((entry) => !entry.deltas.isEmpty);
   }
 
-  /** The chunk's stored shards: one item per shard holding any counter. */
-  shardItems(runId: string, kind: MigrationLedgerKind, chunkNo: number) {
+  /** The stored shards of a chunk's (or a created object's) tally: one item per shard holding any counter. */
+  shardItems(runId: string, origin: string, n: number) {
     const shards = new Map<number, StoredCounter[]>();
     for (const entry of this.entries()) {
       const shard = tallyShardOf(entry.key);
@@ -79,7 +79,7 @@ export class Tally {
       shards.set(shard, counters);
     }
     return [...shards].map(([shard, counters]) => ({
-      ...migrationTallyKey(runId, shard, kind, chunkNo),
+      ...migrationTallyKey(runId, shard, origin, n),
       entity: 'migration_tally',
       run_id: runId,
       counters: packCounters(counters),

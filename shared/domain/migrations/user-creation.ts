@@ -13,6 +13,7 @@ import {
   usernameProblem,
 } from '../users/index.ts';
 import { type ChunkContext, sourceHtmlToText } from './chunk-context.ts';
+import { copyImagesOf } from './source-images.ts';
 
 export interface UserCandidate {
   readonly row: UserRow;
@@ -61,6 +62,7 @@ export function migratedUser(context: ChunkContext, row: UserRow, id: number): U
  * transaction (it would name one item twice): the second waits for a later one and is refused there.
  */
 export async function createUsersBehindGuards(
+  context: ChunkContext,
   candidates: readonly UserCandidate[],
 ): Promise<{ created: UserCandidate[]; refused: UserCandidate[] }> {
   const created: UserCandidate[] = [];
@@ -89,16 +91,37 @@ export async function createUsersBehindGuards(
     }
     pending = later;
   }
-  await writeUsersBehindGuards(created.map(({ user }) => user));
+  await writeUsersBehindGuards(context, created);
   return { created, refused };
 }
 
 /**
- * The search entries, then the user items, of users whose guards are held (plain, idempotent puts). The user item
- * goes last: its existence is what says the user is whole (user-resolver.ts).
+ * The rest of users whose guards are held: their avatar and cover copied (when the run copies images), then their
+ * search entries, then their user items, all plain idempotent puts. The user item goes last: its existence is
+ * what says the user is whole (user-resolver.ts).
  */
-export async function writeUsersBehindGuards(users: readonly UserItem[]): Promise<void> {
-  const parts = users.map(userItemsBehindGuards);
+export async function writeUsersBehindGuards(
+  context: ChunkContext,
+  candidates: readonly UserCandidate[],
+): Promise<void> {
+  const images = await copyImagesOf(
+    context,
+    'member',
+    candidates.map(({ row, user }) => ({
+      sourceId: row.id,
+      uploaderId: user.id,
+      objectId: user.id,
+      createdAt: user.created_at,
+    })),
+  );
+  const parts = candidates.map(({ row, user }) => {
+    const copied = images.get(row.id);
+    return userItemsBehindGuards({
+      ...user,
+      avatar: copied?.avatarUrl ?? user.avatar,
+      cover_photo: copied?.coverUrl ?? user.cover_photo,
+    });
+  });
   await putItemsInBatches(parts.flatMap((part) => part.searchEntries));
   await putItemsInBatches(parts.map((part) => part.user));
 }

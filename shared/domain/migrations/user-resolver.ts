@@ -3,7 +3,7 @@ import { putItemsInBatches } from '../../db/batch-write.ts';
 import { migrationUserMapKey } from '../../db/keys/migrations.ts';
 import { userKey } from '../../db/keys/users.ts';
 import { batchGetItems } from '../../db/reads.ts';
-import { findGuardHolders, type UserItem } from '../users/index.ts';
+import { findGuardHolders } from '../users/index.ts';
 import type { ChunkContext } from './chunk-context.ts';
 import {
   createUsersBehindGuards,
@@ -82,7 +82,10 @@ async function resolveFresh(context: ChunkContext, ids: readonly number[]): Prom
   const missing = ids.filter((id) => !answer.has(id));
   if (missing.length === 0) return answer;
   const rows = await context.source.usersByIds(missing);
-  const placed = await placeUsers(rows.map((row) => migratedUser(context, row, own.get(row.id)!)));
+  const placed = await placeUsers(
+    context,
+    rows.map((row) => migratedUser(context, row, own.get(row.id)!)),
+  );
   // Maps only for users matched onto someone else: a user at its own id needs none.
   await putItemsInBatches(
     [...placed]
@@ -104,23 +107,27 @@ async function resolveFresh(context: ChunkContext, ids: readonly number[]): Prom
  * user's, from an earlier delivery: its items are written again only if missing, so counters an earlier run's end
  * moved onto the user item are never overwritten.
  */
-async function placeUsers(candidates: readonly UserCandidate[], attempt = 0): Promise<Map<number, number>> {
+async function placeUsers(
+  context: ChunkContext,
+  candidates: readonly UserCandidate[],
+  attempt = 0,
+): Promise<Map<number, number>> {
   const placed = new Map<number, number>();
-  const { created, refused } = await createUsersBehindGuards(candidates);
+  const { created, refused } = await createUsersBehindGuards(context, candidates);
   for (const { row, user } of created) placed.set(row.id, user.id);
   if (refused.length === 0) return placed;
   const holders = await findGuardHolders(
     refused.map(({ user }) => user.username),
     refused.map(({ user }) => user.email),
   );
-  const ours: UserItem[] = [];
+  const ours: UserCandidate[] = [];
   const retry: UserCandidate[] = [];
   for (const candidate of refused) {
     const { row, user } = candidate;
     const byEmail = holders.byEmail.get(user.email);
     const byLogin = holders.byUsername.get(user.username);
     if (byEmail === user.id || byLogin === user.id) {
-      ours.push(user);
+      ours.push(candidate);
       placed.set(row.id, user.id);
     } else if (byEmail !== undefined) placed.set(row.id, byEmail);
     else if (byLogin !== undefined) placed.set(row.id, byLogin);
@@ -131,18 +138,21 @@ async function placeUsers(candidates: readonly UserCandidate[], attempt = 0): Pr
     const existing = new Set(
       (
         await batchGetItems(
-          ours.map((user) => userKey(user.id)),
+          ours.map(({ user }) => userKey(user.id)),
           v.object({ id: v.number() }),
           { consistent: true },
         )
       ).map((user) => user.id),
     );
-    await writeUsersBehindGuards(ours.filter((user) => !existing.has(user.id)));
+    await writeUsersBehindGuards(
+      context,
+      ours.filter(({ user }) => !existing.has(user.id)),
+    );
   }
   if (retry.length > 0) {
     if (attempt >= 3)
       throw new Error(`source users ${retry.map(({ row }) => row.id).join(', ')}: guards keep changing`);
-    for (const [id, target] of await placeUsers(retry, attempt + 1)) placed.set(id, target);
+    for (const [id, target] of await placeUsers(context, retry, attempt + 1)) placed.set(id, target);
   }
   return placed;
 }

@@ -1,0 +1,167 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetEnvCache } from '../../shared/config/env.ts';
+import type { Caller } from '../../shared/domain/auth/index.ts';
+import { completedMigration } from '../../shared/domain/migrations/migration-mapper.ts';
+import { findMigratedTargets } from '../../shared/domain/migrations/migrated-targets.ts';
+import { startMigration } from '../../shared/domain/migrations/start-migration.ts';
+import { findSpacesByIds } from '../../shared/domain/spaces/index.ts';
+import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { type FixtureWithImages, loadBuddypressFixture } from '../support/buddypress/load.ts';
+import { FIXTURE_IMAGE_SIZES } from '../support/buddypress/uploads.ts';
+import { drive, usePrivateMigrationQueue } from '../support/migration-driver.ts';
+import { dropTestSource, expectedResults, testSource } from '../support/migrations.ts';
+
+/**
+ * Avatars and covers: with the source's uploads location configured (`BUDDYPRESS_UPLOADS_URL`, a folder here),
+ * a run copies each migrated member's and group's current full-size avatar and cover into the media bucket,
+ * re-encoded, and sets them on the profile (`avatar`, `cover_photo`) and the space (`logo`, `cover_photo`); the
+ * copies are the member's (or the group creator's) media, counted in their media list; an image that cannot be
+ * copied is reported in `errors` without failing its row; a second run copies nothing again. The run is driven
+ * from this process (test/support/migration-driver.ts), whose environment names the folder.
+ */
+const SIZE = { groups: 8, members: 40, activities: 60, seed: 23, idBase: 4_000_000 };
+let fixture: FixtureWithImages;
+let admin: TestUser;
+let caller: Caller;
+let folder: string;
+let queue: Awaited<ReturnType<typeof usePrivateMigrationQueue>>;
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'bp-uploads-'));
+  fixture = await loadBuddypressFixture({ ...testSource(), ...SIZE, uploadsDir: folder });
+  process.env.BUDDYPRESS_UPLOADS_URL = folder;
+  resetEnvCache();
+  admin = await createTestUser({ hostRole: 'administrator' });
+  caller = {
+    id: admin.id,
+    username: admin.username,
+    hostRole: 'administrator',
+    communityRoles: [],
+    status: 'active',
+  };
+  queue = await usePrivateMigrationQueue();
+}, 120_000);
+afterAll(async () => {
+  delete process.env.BUDDYPRESS_UPLOADS_URL;
+  resetEnvCache();
+  await dropTestSource();
+  await rm(folder, { recursive: true, force: true });
+});
+
+const options = {
+  migrate_avatars: true,
+  migrate_cover_images: true,
+  preserve_dates: true,
+  skip_existing: true,
+};
+const items = ['groups', 'members', 'activities'];
+const login = (sourceId: number) => `bpuser${sourceId}`;
+
+/** The picture at a URL the API gave: fetched over HTTP, its format and size. */
+async function picture(url: unknown) {
+  expect(typeof url).toBe('string');
+  const response = await fetch(String(url));
+  expect(response.status).toBe(200);
+  return sharp(Buffer.from(await response.arrayBuffer())).metadata();
+}
+
+type Profile = { avatar: string; cover_photo: string };
+const profileOf = async (sourceId: number) =>
+  (await api<{ profile: Profile }>('GET', `/profile/${login(sourceId)}`, { as: admin })).body.profile;
+
+describe('avatars and covers', () => {
+  it('are copied, set on profiles and spaces, listed as the owners’ media; a bad file is an error, not a failure', async () => {
+    await startMigration(caller, 'buddypress', { items, options });
+    const { run } = await drive(queue, {});
+    expect(run?.status).toBe('completed');
+    const done = completedMigration(run!);
+    expect(done.results).toEqual(expectedResults(fixture));
+
+    const { images } = fixture.expected;
+    expect(images.members.avatars.length).toBeGreaterThan(0);
+    for (const id of images.members.avatars) {
+      const meta = await picture((await profileOf(id)).avatar);
+      expect([meta.width, meta.height]).toEqual([
+        FIXTURE_IMAGE_SIZES.avatar.width,
+        FIXTURE_IMAGE_SIZES.avatar.height,
+      ]);
+    }
+    for (const id of images.members.covers) {
+      const meta = await picture((await profileOf(id)).cover_photo);
+      expect([meta.width, meta.height]).toEqual([
+        FIXTURE_IMAGE_SIZES.cover.width,
+        FIXTURE_IMAGE_SIZES.cover.height,
+      ]);
+    }
+    // A member with no upload (or only a `history/` one) keeps no avatar.
+    const creators = new Set(fixture.tables.bp_groups!.rows.map((row) => Number(row[1])));
+    const without = [...creators].find((id) => !images.members.avatars.includes(id));
+    if (without !== undefined) expect((await profileOf(without)).avatar).toBe('');
+
+    // The copies are the member's media, attached to the profile, and counted.
+    const member =
+      images.members.covers.find((id) => images.members.avatars.includes(id)) ?? images.members.avatars[0]!;
+    const mediaTotal = async (filter = '') =>
+      (
+        await api<{ meta: { total: number } }>('GET', `/profile/${login(member)}/media${filter}`, {
+          as: admin,
+        })
+      ).body.meta.total;
+    // Their media: their own two (attached to the profile), and those of the groups they created (to the space).
+    const own =
+      Number(images.members.avatars.includes(member)) + Number(images.members.covers.includes(member));
+    const ofTheirGroups = fixture.tables
+      .bp_groups!.rows.filter((row) => Number(row[1]) === member)
+      .map((row) => Number(row[0]))
+      .reduce(
+        (sum, id) =>
+          sum + Number(images.groups.avatars.includes(id)) + Number(images.groups.covers.includes(id)),
+        0,
+      );
+    expect(await mediaTotal()).toBe(own + ofTheirGroups);
+    expect(await mediaTotal('?object_source=profile')).toBe(own);
+    expect(await mediaTotal('?object_source=space')).toBe(ofTheirGroups);
+
+    const groupIds = fixture.tables.bp_groups!.rows.map((row) => Number(row[0]));
+    const spaceIds = await findMigratedTargets('buddypress', 'group', groupIds);
+    const spaces = await findSpacesByIds([...spaceIds.values()]);
+    for (const id of images.groups.avatars) {
+      const meta = await picture(spaces.get(spaceIds.get(id)!)?.logo);
+      expect(meta.width).toBe(FIXTURE_IMAGE_SIZES.avatar.width);
+    }
+    for (const id of images.groups.covers) {
+      const meta = await picture(spaces.get(spaceIds.get(id)!)?.cover_photo);
+      expect(meta.width).toBe(FIXTURE_IMAGE_SIZES.cover.width);
+    }
+
+    // The file that is not an image: reported against its group, the group itself migrated.
+    expect(images.problems).toHaveLength(1);
+    const problem = images.problems[0]!;
+    expect(done.errors).toContainEqual({
+      item: 'groups',
+      id: String(problem.id),
+      error: expect.stringContaining('cover'),
+    });
+    expect(spaces.get(spaceIds.get(problem.id)!)?.cover_photo).toBe('');
+  }, 240_000);
+
+  it('a second run copies nothing again: the media lists keep their counts', async () => {
+    const member = fixture.expected.images.members.avatars[0]!;
+    const before = await api<{ meta: { total: number } }>('GET', `/profile/${login(member)}/media`, {
+      as: admin,
+    });
+    await startMigration(caller, 'buddypress', { items, options });
+    const { run } = await drive(queue, {});
+    expect(run?.status).toBe('completed');
+    expect(completedMigration(run!).results).toEqual(expectedResults(fixture, true));
+    const after = await api<{ meta: { total: number } }>('GET', `/profile/${login(member)}/media`, {
+      as: admin,
+    });
+    expect(after.body.meta.total).toBe(before.body.meta.total);
+    expect((await profileOf(member)).avatar).not.toBe('');
+  }, 240_000);
+});
