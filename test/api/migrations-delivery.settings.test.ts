@@ -3,7 +3,12 @@ import { startMigration } from '../../shared/domain/migrations/start-migration.t
 import { countedItems, counterOf } from '../../shared/domain/migrations/run-item.ts';
 import { completedMigration } from '../../shared/domain/migrations/migration-mapper.ts';
 import type { Caller } from '../../shared/domain/auth/index.ts';
-import { createTestUser } from '../support/api.ts';
+import * as v from 'valibot';
+import { postKey } from '../../shared/db/keys/feeds.ts';
+import { batchGetItems } from '../../shared/db/reads.ts';
+import { readIdSpace } from '../../shared/domain/migrations/id-spaces.ts';
+import { api, createTestUser, type TestUser } from '../support/api.ts';
+import type { Fixture } from '../support/buddypress/generate.ts';
 import { expectAggregatesExact } from '../support/migration-aggregates.ts';
 import { drive, usePrivateMigrationQueue } from '../support/migration-driver.ts';
 import { dropTestSource, expectedResults, loadTestSource } from '../support/migrations.ts';
@@ -18,6 +23,7 @@ import { dropTestSource, expectedResults, loadTestSource } from '../support/migr
  */
 const SIZE = { groups: 6, members: 30, activities: 160, seed: 11 };
 let caller: Caller;
+let member: TestUser;
 let queue: Awaited<ReturnType<typeof usePrivateMigrationQueue>>;
 
 beforeAll(async () => {
@@ -29,8 +35,28 @@ beforeAll(async () => {
     communityRoles: [],
     status: 'active',
   };
+  member = await createTestUser();
   queue = await usePrivateMigrationQueue();
 });
+
+/** A public feed of the fixture that exists already (written by a delivery that has not been counted). */
+async function aWrittenFeed(fixture: Fixture): Promise<number> {
+  const space = await readIdSpace('buddypress', 'post');
+  const { columns, rows } = fixture.tables.bp_activity!;
+  const at = (name: string) => columns.indexOf(name);
+  const candidates = rows
+    .filter((row) => row[at('type')] === 'activity_update' && row[at('component')] === 'activity')
+    .map((row) => space!.targetOf(Number(row[at('id')])))
+    .filter((id): id is number => id !== undefined);
+  const written = await batchGetItems(
+    candidates.map((id) => postKey(id)),
+    v.object({ id: v.number(), space_id: v.nullable(v.number()) }),
+    { consistent: true },
+  );
+  const feed = written.find((post) => post.space_id === null);
+  if (!feed) throw new Error('the killed delivery wrote no global feed');
+  return feed.id;
+}
 afterAll(() => dropTestSource());
 
 const options = {
@@ -59,6 +85,7 @@ describe('exactly-once counting', () => {
     const fixture = await loadTestSource({ ...SIZE, idBase: 2_000_000 });
     const started = await startMigration(caller, 'buddypress', { items, options });
     let first = true;
+    let reacted: number | undefined;
     const { run, killed } = await drive(queue, {
       killFirst: (message) => {
         // Messages of the earlier run (re-sent plans) may still be queued: they are dropped, not killed.
@@ -67,10 +94,22 @@ describe('exactly-once counting', () => {
         first = false;
         return true;
       },
+      // A member reacts to a feed the killed delivery wrote, before the chunk comes again.
+      afterKill: async () => {
+        reacted = await aWrittenFeed(fixture);
+        const response = await api('POST', `/feeds/${reacted}/react`, {
+          as: member,
+          body: { react_type: 'like' },
+        });
+        expect(response.status).toBe(200);
+      },
     });
     expect(killed).toEqual([9]);
     expect(run?.status).toBe('completed');
     expect(completedMigration(run!).results).toEqual(expectedResults(fixture));
     await expectAggregatesExact(fixture);
+    // The redelivery kept what the killed one wrote: the reaction made in between still counts.
+    const feed = await api<{ feed: { reactions_count: number } }>('GET', `/feeds/${reacted}`, { as: member });
+    expect(feed.body.feed.reactions_count).toBe(1);
   }, 240_000);
 });

@@ -36,6 +36,8 @@ export interface Delivery {
   readonly twice?: boolean;
   /** Hand this chunk message first to a worker process killed mid-chunk (then deliver it again). */
   readonly killFirst?: (message: MigrationMessage) => boolean;
+  /** Runs after the killed worker died and before the chunk is delivered again. */
+  readonly afterKill?: (message: MigrationMessage) => Promise<void>;
 }
 
 export async function drive(queue: { sqs: SQSClient; url: string }, delivery: Delivery, timeoutMs = 240_000) {
@@ -55,7 +57,10 @@ export async function drive(queue: { sqs: SQSClient; url: string }, delivery: De
     );
     for (const received of Messages) {
       const message = JSON.parse(received.Body!) as MigrationMessage;
-      if (delivery.killFirst?.(message)) killed.push(await runKilledWorker(message));
+      if (delivery.killFirst?.(message)) {
+        killed.push(await runKilledWorker(message));
+        await delivery.afterKill?.(message);
+      }
       const deliveries = delivery.twice ? 2 : 1;
       await Promise.all(Array.from({ length: deliveries }, () => processMigrationMessage(message, 1)));
       await queue.sqs.send(
