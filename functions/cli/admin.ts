@@ -20,7 +20,9 @@ const USAGE = `Usage: npm run --silent admin -- [--data-dir DIR] <command>
   settings:set KEY VALUE
   digest:run --frequency daily|weekly
   migrate:start [--items groups,members,activities] [--skip-existing yes|no] [--preserve-dates yes|no]
-  migrate:status [--follow]`;
+                [--avatars yes|no] [--covers yes|no]
+  migrate:status [--follow]
+  migrate:resume`;
 
 type Command = (args: ParsedArgs) => Promise<unknown>;
 
@@ -36,6 +38,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'digest:run': async () => (await import('./commands/digest-run.ts')).digestRunCommand,
   'migrate:start': async () => (await import('./commands/migrate.ts')).migrateStartCommand,
   'migrate:status': async () => (await import('./commands/migrate.ts')).migrateStatusCommand,
+  'migrate:resume': async () => (await import('./commands/migrate.ts')).migrateResumeCommand,
 };
 
 async function main(commandLine: readonly string[]): Promise<number> {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resumeMigration } from '../../shared/domain/migrations/resume-migration.ts';
 import { startMigration } from '../../shared/domain/migrations/start-migration.ts';
 import { countedItems, counterOf } from '../../shared/domain/migrations/run-item.ts';
 import { completedMigration } from '../../shared/domain/migrations/migration-mapper.ts';
@@ -111,5 +112,32 @@ describe('exactly-once counting', () => {
     // The redelivery kept what the killed one wrote: the reaction made in between still counts.
     const feed = await api<{ feed: { reactions_count: number } }>('GET', `/feeds/${reacted}`, { as: member });
     expect(feed.body.feed.reactions_count).toBe(1);
+  }, 240_000);
+
+  it('a chunk lost for good leaves the run stuck until migrate:resume sends its step again: the same exact counts', async () => {
+    const fixture = await loadTestSource({ ...SIZE, idBase: 6_000_000 });
+    const started = await startMigration(caller, 'buddypress', { items, options });
+    let lost = false;
+    const stuck = await drive(queue, {
+      untilIdle: true,
+      lose: (message) => {
+        if (lost || message.run_id !== started.migration.id) return false;
+        if (message.kind !== 'chunk' || message.phase !== 'members') return false;
+        lost = true;
+        return true;
+      },
+    });
+    expect(lost).toBe(true);
+    expect(stuck.run?.status).toBe('in_progress');
+    expect(stuck.run?.phase).toBe('members');
+    const resumed = await resumeMigration(caller, 'buddypress');
+    expect(resumed.step).toBe('members');
+    const { run } = await drive(queue, {});
+    expect(run?.status).toBe('completed');
+    expect(completedMigration(run!).results).toEqual(expectedResults(fixture));
+    await expectAggregatesExact(fixture);
+    await expect(resumeMigration(caller, 'buddypress')).rejects.toMatchObject({
+      code: 'migration_not_running',
+    });
   }, 240_000);
 });

@@ -214,6 +214,10 @@ describe('operator CLI', () => {
     const final = JSON.parse(lines[0]!) as StatusBody;
     expect(final.status).toBe('completed');
     expect(final.migration!.results).toEqual(expectedResults(fixture));
+    // Nothing to resume once the run has ended.
+    const resume = await cli('migrate:resume');
+    expect(resume.code).toBe(1);
+    expect(resume.stderr).toContain('No migration is running');
   }, 240_000);
 });
 

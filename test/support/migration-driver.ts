@@ -38,6 +38,10 @@ export interface Delivery {
   readonly killFirst?: (message: MigrationMessage) => boolean;
   /** Runs after the killed worker died and before the chunk is delivered again. */
   readonly afterKill?: (message: MigrationMessage) => Promise<void>;
+  /** Lose this message: delete it without delivering it (a purged queue, a DLQ'd chunk never counted). */
+  readonly lose?: (message: MigrationMessage) => boolean;
+  /** Return as soon as the queue is empty, even with the run still in progress (it stopped moving). */
+  readonly untilIdle?: boolean;
 }
 
 export async function drive(queue: { sqs: SQSClient; url: string }, delivery: Delivery, timeoutMs = 240_000) {
@@ -55,8 +59,15 @@ export async function drive(queue: { sqs: SQSClient; url: string }, delivery: De
         VisibilityTimeout: 120,
       }),
     );
+    if (Messages.length === 0 && delivery.untilIdle) return { run, killed };
     for (const received of Messages) {
       const message = JSON.parse(received.Body!) as MigrationMessage;
+      if (delivery.lose?.(message)) {
+        await queue.sqs.send(
+          new DeleteMessageCommand({ QueueUrl: queue.url, ReceiptHandle: received.ReceiptHandle! }),
+        );
+        continue;
+      }
       if (delivery.killFirst?.(message)) {
         killed.push(await runKilledWorker(message));
         await delivery.afterKill?.(message);

@@ -1,6 +1,7 @@
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
 import type { Caller } from '../../../shared/domain/auth/index.ts';
 import { showMigrationStatus } from '../../../shared/domain/migrations/show-migration-status.ts';
+import { resumeMigration } from '../../../shared/domain/migrations/resume-migration.ts';
 import { startMigration } from '../../../shared/domain/migrations/start-migration.ts';
 import { isAppError } from '../../../shared/errors/app-error.ts';
 import { closeBuddypressSource } from '../../../shared/integrations/buddypress/connect.ts';
@@ -23,17 +24,18 @@ const yesNo = (args: ParsedArgs, name: string): boolean => {
 };
 
 /**
- * `migrate:start [--items groups,members,activities] [--skip-existing yes|no] [--preserve-dates yes|no]`: starts a
- * BuddyPress migration as `POST /migrations/buddypress/start` does (all items by default); the stack's workers run it.
+ * `migrate:start [--items groups,members,activities] [--skip-existing yes|no] [--preserve-dates yes|no]
+ * [--avatars yes|no] [--covers yes|no]`: starts a BuddyPress migration as `POST /migrations/buddypress/start` does
+ * (all items, every option on by default); the stack's workers run it.
  */
 export async function migrateStartCommand(args: ParsedArgs) {
-  assertKnownOptions(args, ['items', 'skip-existing', 'preserve-dates']);
+  assertKnownOptions(args, ['items', 'skip-existing', 'preserve-dates', 'avatars', 'covers']);
   const items = (args.options.get('items') ?? 'groups,members,activities')
     .split(',')
     .map((item) => item.trim());
   const options = {
-    migrate_avatars: true,
-    migrate_cover_images: true,
+    migrate_avatars: yesNo(args, 'avatars'),
+    migrate_cover_images: yesNo(args, 'covers'),
     preserve_dates: yesNo(args, 'preserve-dates'),
     skip_existing: yesNo(args, 'skip-existing'),
   };
@@ -42,6 +44,15 @@ export async function migrateStartCommand(args: ParsedArgs) {
   } finally {
     await closeBuddypressSource();
   }
+}
+
+/**
+ * `migrate:resume`: sends the current step of a run that stopped moving again (resume-migration.ts); exits 1 when
+ * no run is in progress.
+ */
+export async function migrateResumeCommand(args: ParsedArgs) {
+  assertKnownOptions(args, []);
+  return withOperatorErrors(() => resumeMigration(OPERATOR, 'buddypress'));
 }
 
 type Status = Awaited<ReturnType<typeof showMigrationStatus>>;
