@@ -12,7 +12,14 @@ import { api, createTestUser, type TestUser } from '../support/api.ts';
 import type { Fixture } from '../support/buddypress/generate.ts';
 import { expectAggregatesExact } from '../support/migration-aggregates.ts';
 import { drive, usePrivateMigrationQueue } from '../support/migration-driver.ts';
-import { dropTestSource, expectedResults, loadTestSource } from '../support/migrations.ts';
+import {
+  ALL_ITEMS,
+  ALL_OPTIONS,
+  createAdministrator,
+  dropTestSource,
+  expectedResults,
+  loadTestSource,
+} from '../support/migrations.ts';
 
 /**
  * Exactly-once counting under SQS's at-least-once delivery: a run whose every message is delivered twice at once,
@@ -28,14 +35,7 @@ let member: TestUser;
 let queue: Awaited<ReturnType<typeof usePrivateMigrationQueue>>;
 
 beforeAll(async () => {
-  const admin = await createTestUser({ hostRole: 'administrator' });
-  caller = {
-    id: admin.id,
-    username: admin.username,
-    hostRole: 'administrator',
-    communityRoles: [],
-    status: 'active',
-  };
+  ({ caller } = await createAdministrator());
   member = await createTestUser();
   queue = await usePrivateMigrationQueue();
 });
@@ -60,13 +60,8 @@ async function aWrittenFeed(fixture: Fixture): Promise<number> {
 }
 afterAll(() => dropTestSource());
 
-const options = {
-  migrate_avatars: true,
-  migrate_cover_images: true,
-  preserve_dates: true,
-  skip_existing: true,
-};
-const items = ['groups', 'members', 'activities'];
+const options = ALL_OPTIONS;
+const items = ALL_ITEMS;
 
 describe('exactly-once counting', () => {
   it('every SQS message delivered twice, at once: the same exact counts', async () => {

@@ -9,11 +9,18 @@ import { completedMigration } from '../../shared/domain/migrations/migration-map
 import { findMigratedTargets } from '../../shared/domain/migrations/migrated-targets.ts';
 import { startMigration } from '../../shared/domain/migrations/start-migration.ts';
 import { findSpacesByIds } from '../../shared/domain/spaces/index.ts';
-import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { api, type TestUser } from '../support/api.ts';
 import { type FixtureWithImages, loadBuddypressFixture } from '../support/buddypress/load.ts';
 import { FIXTURE_IMAGE_SIZES } from '../support/buddypress/uploads.ts';
 import { drive, usePrivateMigrationQueue } from '../support/migration-driver.ts';
-import { dropTestSource, expectedResults, testSource } from '../support/migrations.ts';
+import {
+  ALL_ITEMS,
+  ALL_OPTIONS,
+  createAdministrator,
+  dropTestSource,
+  expectedResults,
+  testSource,
+} from '../support/migrations.ts';
 
 /**
  * Avatars and covers: with the source's uploads location configured (`BUDDYPRESS_UPLOADS_URL`, a folder here),
@@ -35,14 +42,7 @@ beforeAll(async () => {
   fixture = await loadBuddypressFixture({ ...testSource(), ...SIZE, uploadsDir: folder });
   process.env.BUDDYPRESS_UPLOADS_URL = folder;
   resetEnvCache();
-  admin = await createTestUser({ hostRole: 'administrator' });
-  caller = {
-    id: admin.id,
-    username: admin.username,
-    hostRole: 'administrator',
-    communityRoles: [],
-    status: 'active',
-  };
+  ({ admin, caller } = await createAdministrator());
   queue = await usePrivateMigrationQueue();
 }, 120_000);
 afterAll(async () => {
@@ -52,13 +52,8 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-const options = {
-  migrate_avatars: true,
-  migrate_cover_images: true,
-  preserve_dates: true,
-  skip_existing: true,
-};
-const items = ['groups', 'members', 'activities'];
+const options = ALL_OPTIONS;
+const items = ALL_ITEMS;
 const login = (sourceId: number) => `bpuser${sourceId}`;
 
 /** The picture at a URL the API gave: fetched over HTTP, its format and size. */

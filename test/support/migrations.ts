@@ -2,7 +2,8 @@ import mysql from 'mysql2/promise';
 import { expect } from 'vitest';
 import { loadBuddypressFixture } from './buddypress/load.ts';
 import type { Fixture, FixtureSize } from './buddypress/generate.ts';
-import { api, type TestUser } from './api.ts';
+import type { Caller } from '../../shared/domain/auth/index.ts';
+import { api, createTestUser, type TestUser } from './api.ts';
 
 /** The test stack's BuddyPress database (global-setup.ts names it) and its prefix. */
 export function testSource(): { serverUrl: string; database: string; prefix: string } {
@@ -60,4 +61,28 @@ export function expectBareError(response: { status: number; body: unknown }, sta
   expect(body.code).toBe(code);
   expect(typeof body.message).toBe('string');
   expect(body).not.toHaveProperty('data');
+}
+
+/** What a full run migrates, with every option on (the contract's defaults). */
+export const ALL_ITEMS = ['groups', 'members', 'activities'];
+export const ALL_OPTIONS = {
+  migrate_avatars: true,
+  migrate_cover_images: true,
+  preserve_dates: true,
+  skip_existing: true,
+};
+
+/** A new administrator, as a test user (for the API) and as the caller the use cases take (driven runs). */
+export async function createAdministrator(): Promise<{ admin: TestUser; caller: Caller }> {
+  const admin = await createTestUser({ hostRole: 'administrator' });
+  return {
+    admin,
+    caller: {
+      id: admin.id,
+      username: admin.username,
+      hostRole: 'administrator',
+      communityRoles: [],
+      status: 'active',
+    },
+  };
 }
