@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { type MigrationIdSpaceName, migrationIdSpaceKey } from '../../db/keys/migrations.ts';
 import type { SequenceName } from '../../db/keys/sequences.ts';
+import { tableName } from '../../db/client.ts';
 import { getItem } from '../../db/reads.ts';
 import { nextId } from '../../db/sequence.ts';
 import { putAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
@@ -67,8 +68,12 @@ export class IdSpace {
   }
 }
 
-/** This process's copies; segments are only appended, so a copy stays right for every id it covers. */
+/**
+ * This process's copies, per table (a test process may meet several); segments are only appended, so a copy stays
+ * right for every id it covers.
+ */
 const cached = new Map<string, IdSpace>();
+const cacheKey = (source: string, name: MigrationIdSpaceName) => `${tableName()}\u0000${source}\u0000${name}`;
 
 /** The id space, extended first so it covers `[from, to]` (the source's ids of that family). */
 export async function ensureIdSpace(
@@ -83,7 +88,7 @@ export async function ensureIdSpace(
     const space = new IdSpace(name, stored?.segments ?? []);
     const gaps = from <= to ? space.gaps(from, to) : [];
     if (gaps.length === 0) {
-      cached.set(`${source}\u0000${name}`, space);
+      cached.set(cacheKey(source, name), space);
       return space;
     }
     const added: Segment[] = [];
@@ -111,7 +116,7 @@ export async function ensureIdSpace(
     ]);
     if (outcome.written) {
       const extended = new IdSpace(name, [...(stored?.segments ?? []), ...added]);
-      cached.set(`${source}\u0000${name}`, extended);
+      cached.set(cacheKey(source, name), extended);
       return extended;
     }
   }
@@ -128,7 +133,7 @@ export async function targetIds(
   sourceIds: readonly number[],
 ): Promise<Map<number, number>> {
   if (sourceIds.length === 0) return new Map();
-  let space = cached.get(`${source}\u0000${name}`);
+  let space = cached.get(cacheKey(source, name));
   const uncovered = sourceIds.filter((id) => !space?.covers(id));
   if (!space || uncovered.length > 0) {
     const ids = uncovered.length > 0 ? uncovered : sourceIds;
