@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../shared/config/env.ts';
 import type { Caller } from '../../shared/domain/auth/index.ts';
 import { completedMigration } from '../../shared/domain/migrations/migration-mapper.ts';
-import { findMigratedTargets } from '../../shared/domain/migrations/migrated-targets.ts';
+import { findMigratedSpaces } from '../../shared/domain/migrations/migrated-targets.ts';
 import { startMigration } from '../../shared/domain/migrations/start-migration.ts';
 import { findSpacesByIds } from '../../shared/domain/spaces/index.ts';
 import { api, type TestUser } from '../support/api.ts';
@@ -122,7 +122,7 @@ describe('avatars and covers', () => {
     expect(await mediaTotal('?object_source=space')).toBe(ofTheirGroups);
 
     const groupIds = fixture.tables.bp_groups!.rows.map((row) => Number(row[0]));
-    const spaceIds = await findMigratedTargets('buddypress', 'group', groupIds);
+    const spaceIds = await findMigratedSpaces('buddypress', groupIds);
     const spaces = await findSpacesByIds([...spaceIds.values()]);
     for (const id of images.groups.avatars) {
       const meta = await picture(spaces.get(spaceIds.get(id)!)?.logo);

@@ -1,6 +1,6 @@
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMigratedTargets } from '../../shared/domain/migrations/migrated-targets.ts';
+import { findMigratedActivities } from '../../shared/domain/migrations/migrated-targets.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import type { Fixture } from '../support/buddypress/generate.ts';
 import {
@@ -56,7 +56,7 @@ function globalUpdates(): number[] {
 }
 
 const feedOf = async (sourceId: number) => {
-  const feedId = (await findMigratedTargets('buddypress', 'activity', [sourceId])).get(sourceId)!;
+  const feedId = (await findMigratedActivities('buddypress', [sourceId])).feeds.get(sourceId)!;
   return {
     feedId,
     response: await api<{ feed: { comments_count: number } }>('GET', `/feeds/${feedId}`, { as: admin }),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMigratedTargets } from '../../shared/domain/migrations/migrated-targets.ts';
+import { findMigratedActivities } from '../../shared/domain/migrations/migrated-targets.ts';
 import type { Fixture } from '../support/buddypress/generate.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import { cli, cliJson } from '../support/cli.ts';
@@ -222,4 +222,4 @@ describe('operator CLI', () => {
 });
 
 const mapped = async (activityId: number) =>
-  (await findMigratedTargets('buddypress', 'activity', [activityId])).get(activityId);
+  (await findMigratedActivities('buddypress', [activityId])).feeds.get(activityId);

@@ -4,7 +4,10 @@ import { commentKey, postKey } from '../../shared/db/keys/feeds.ts';
 import { spaceStatsKey } from '../../shared/db/keys/spaces.ts';
 import { batchGetItems } from '../../shared/db/reads.ts';
 import { migratedRows } from '../../shared/domain/migrations/ledger.ts';
-import { findMigratedTargets } from '../../shared/domain/migrations/migrated-targets.ts';
+import {
+  findMigratedActivities,
+  findMigratedSpaces,
+} from '../../shared/domain/migrations/migrated-targets.ts';
 import type { Fixture } from './buddypress/generate.ts';
 
 const column = (fixture: Fixture, table: string, name: string) => {
@@ -26,12 +29,14 @@ const tally = (values: readonly number[]) => {
  */
 export async function expectAggregatesExact(fixture: Fixture): Promise<void> {
   const activityIds = column(fixture, 'bp_activity', 'id');
-  const [feedMaps, commentMaps, groupMaps, memberRows] = await Promise.all([
-    findMigratedTargets('buddypress', 'activity', activityIds),
-    findMigratedTargets('buddypress', 'comment', activityIds),
-    findMigratedTargets('buddypress', 'group', column(fixture, 'bp_groups', 'id')),
-    migratedRows('buddypress', 'membership', column(fixture, 'bp_groups_members', 'id')),
+  const [activities, groupMaps, memberRows] = await Promise.all([
+    findMigratedActivities('buddypress', activityIds),
+    findMigratedSpaces('buddypress', column(fixture, 'bp_groups', 'id')),
+    migratedRows('buddypress', 'membership', column(fixture, 'bp_groups_members', 'id')).then(
+      (found) => found.rows,
+    ),
   ]);
+  const { feeds: feedMaps, comments: commentMaps } = activities;
   const posts = await batchGetItems(
     [...feedMaps.values()].map((id) => postKey(id)),
     v.object({ id: v.number(), comments_count: v.number(), space_id: v.nullable(v.number()) }),

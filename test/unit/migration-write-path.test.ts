@@ -3,6 +3,7 @@ import { resetEnvCache } from '../../shared/config/env.ts';
 import { counterCreation } from '../../shared/db/counters.ts';
 import { nearestParent, underSpam } from '../../shared/domain/migrations/comment-trees.ts';
 import { IdSpace } from '../../shared/domain/migrations/id-spaces.ts';
+import { LEDGER_BLOCK, LedgerRecord } from '../../shared/domain/migrations/ledger.ts';
 import { TALLY_SHARDS, Tally, tallyShardOf, unpackCounters } from '../../shared/domain/migrations/tally.ts';
 import type { ActivityRow } from '../../shared/integrations/buddypress/source.ts';
 
@@ -38,6 +39,24 @@ describe('id spaces: source id → target id, stable across runs', () => {
       { from: 1, to: 9 },
       { from: 21, to: 30 },
     ]);
+  });
+});
+
+describe('ledger entries: what a counted chunk migrated', () => {
+  it('one entry per block of its rows, a comment with its root, ids packed small', () => {
+    const record = new LedgerRecord();
+    for (let id = 1; id <= 1000; id++) record.addRow(LEDGER_BLOCK - 500 + id);
+    record.addComment(LEDGER_BLOCK - 400, 3 * LEDGER_BLOCK);
+    const entries = record.entries('buddypress', 'activity', 'run-7', 4);
+    expect(entries.map((entry) => entry.pk)).toEqual([
+      'MIGLEDGER#buddypress#activity#0',
+      'MIGLEDGER#buddypress#activity#1',
+    ]);
+    expect(entries.every((entry) => entry.sk === 'RUN#run-7#000000000004')).toBe(true);
+    // The comment goes with its root (block 0), whatever its own id.
+    expect(entries[0]!.comments).toBeDefined();
+    expect(entries[1]!.comments).toBeUndefined();
+    expect(entries[0]!.rows.length).toBeLessThan(200);
   });
 });
 

@@ -1,8 +1,8 @@
 import { type Partition, tablePartition, type ItemKey } from '../partition.ts';
 import { pad } from './sort.ts';
 
-/** What a migration ledger records, per source row kind (a group, a membership row, a root activity, a comment). */
-export type MigrationLedgerKind = 'group' | 'membership' | 'activity' | 'comment';
+/** What a migration ledger records, per source row kind (a group, a membership row, a root activity). */
+export type MigrationLedgerKind = 'group' | 'membership' | 'activity';
 /** The target id families a source's rows map onto deterministically (see `migrationIdSpaceKey`). */
 export type MigrationIdSpaceName =
   | 'space'
@@ -28,13 +28,22 @@ export const migrationIdSpaceKey = (source: string, name: MigrationIdSpaceName):
   sk: `IDSPACE#${name}`,
 });
 /**
- * The ledger of a source: which rows of one kind a run has migrated and counted, as a number set per block of
- * source ids, added to in the transaction that counts a chunk. One partition per block.
+ * The ledger of a source: which rows a run's counted chunk migrated, one item per chunk and block of source ids
+ * (the primary rows' ids: groups, membership rows, root activities; a root's comments go with their root), put in
+ * the transaction that counts the chunk. A block's partition lists every run's entries (`migrationLedgerBlock`).
  */
-export const migrationLedgerKey = (source: string, kind: MigrationLedgerKind, block: number): ItemKey => ({
+export const migrationLedgerKey = (
+  source: string,
+  kind: MigrationLedgerKind,
+  block: number,
+  runId: string,
+  chunkNo: number,
+): ItemKey => ({
   pk: `MIGLEDGER#${source}#${kind}#${block}`,
-  sk: 'LEDGER',
+  sk: `RUN#${runId}#${pad(chunkNo)}`,
 });
+export const migrationLedgerBlock = (source: string, kind: MigrationLedgerKind, block: number): Partition =>
+  tablePartition(`MIGLEDGER#${source}#${kind}#${block}`, 'RUN#');
 /** Chunk marker: Put with `attribute_not_exists(pk)` in the transaction that adds the chunk's counts. */
 export const migrationChunkKey = (runId: string, kind: MigrationLedgerKind, chunkNo: number): ItemKey => ({
   pk: `MIGRATIONRUN#${runId}`,

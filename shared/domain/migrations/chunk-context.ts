@@ -1,8 +1,8 @@
-import type { MigrationLedgerKind } from '../../db/keys/migrations.ts';
 import type { BuddypressSource } from '../../integrations/buddypress/source.ts';
 import { sourceDateToIso } from '../../integrations/buddypress/source.ts';
 import type { MigrationCounted } from '../../vocabulary/migrations.ts';
 import { ChunkWrites } from './chunk-writes.ts';
+import { LedgerRecord } from './ledger.ts';
 import { counterName, type Outcome, type RunItem } from './run-item.ts';
 
 /** What a chunk's processing needs, and where it tallies what it did (turned into the chunk's record). */
@@ -11,8 +11,8 @@ export class ChunkContext {
   readonly errors: { item: string; id: string; error: string }[] = [];
   /** The chunk's items and aggregate moves, written after the rows are mapped (process-migration-message.ts). */
   readonly writes = new ChunkWrites();
-  /** Source rows this chunk migrates for the first time, per kind: they enter the ledger when it is counted. */
-  readonly migrated = new Map<MigrationLedgerKind, number[]>();
+  /** Source rows this chunk migrates for the first time: they enter the ledger when it is counted. */
+  readonly ledger = new LedgerRecord();
 
   readonly run: RunItem;
   readonly source: BuddypressSource;
@@ -55,11 +55,15 @@ export class ChunkContext {
   }
 
   /** A row migrated for the first time: counted, and recorded in the ledger with the chunk. */
-  created(item: MigrationCounted, kind: MigrationLedgerKind, sourceId: number): void {
+  created(item: Exclude<MigrationCounted, 'comments'>, sourceId: number): void {
     this.count(item, 'migrated');
-    const ids = this.migrated.get(kind) ?? [];
-    ids.push(sourceId);
-    this.migrated.set(kind, ids);
+    this.ledger.addRow(sourceId);
+  }
+
+  /** A comment migrated for the first time, recorded with its root. */
+  createdComment(rootId: number, commentId: number): void {
+    this.count('comments', 'migrated');
+    this.ledger.addComment(rootId, commentId);
   }
 }
 

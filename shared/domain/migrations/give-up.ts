@@ -1,12 +1,10 @@
 import { QUEUES } from '../../catalogue/queues.ts';
-import type { MigrationLedgerKind } from '../../db/keys/migrations.ts';
 import { openBuddypressSource } from '../../integrations/buddypress/connect.ts';
 import type { MigrationMessage } from '../../messages/index.ts';
 import { MIGRATION_ERRORS_KEPT, type MigrationCounted } from '../../vocabulary/migrations.ts';
 import { nowIso } from '../dates.ts';
 import { advanceIfPhaseDone } from './advance-run.ts';
 import { underSpam } from './comment-trees.ts';
-import { forgetRows } from './ledger.ts';
 import { counterName, counterOf, type RunItem } from './run-item.ts';
 import { finishRun, isChunkRecorded, recordChunk } from './run-repository.ts';
 
@@ -16,9 +14,9 @@ type ChunkMessage = Extract<MigrationMessage, { kind: 'chunk' }>;
 
 /**
  * The last delivery of a message failed. A chunk is counted, so the run still completes: every row of its range
- * failed (for activities, their comments too), one error names the range, and its rows leave this run's ledger
- * sets (a later run creates them). A plan or a tally shard cannot be counted that way: the run ends `failed`, with
- * the step it was on, and the lock is released.
+ * failed (for activities, their comments too) and one error names the range; its rows stay out of the ledger (a
+ * later run creates them). A plan or a tally shard cannot be counted that way: the run ends `failed`, with the
+ * step it was on, and the lock is released.
  */
 export async function giveUp(run: RunItem, message: MigrationMessage, error: unknown): Promise<void> {
   const reason = error instanceof Error ? error.message : String(error);
@@ -35,7 +33,6 @@ export async function giveUp(run: RunItem, message: MigrationMessage, error: unk
   }
   if (await isChunkRecorded(run, message.phase, message.chunk)) return;
   const rows = await chunkRows(message).catch(() => undefined);
-  for (const [kind, ids] of rows?.byKind ?? []) await forgetRows(run.source, kind, ids, run.run_id);
   const counters: Record<string, number> = rows
     ? Object.fromEntries(rows.counted.map(([item, count]) => [counterName(item, 'failed'), count]))
     : { [counterName(message.phase, 'failed')]: message.rows };
@@ -57,33 +54,24 @@ export async function giveUp(run: RunItem, message: MigrationMessage, error: unk
   await advanceIfPhaseDone(run.source, run.run_id, message.phase);
 }
 
-/** The chunk's rows as the source has them now: what they count, and their ids per ledger kind. */
-async function chunkRows(message: ChunkMessage): Promise<{
-  counted: [MigrationCounted, number][];
-  byKind: [MigrationLedgerKind, number[]][];
-}> {
+/** What the chunk's rows count, as the source has them now. */
+async function chunkRows(message: ChunkMessage): Promise<{ counted: [MigrationCounted, number][] }> {
   const source = await openBuddypressSource();
   if (!source) throw new Error('no source');
   if (message.phase === 'groups') {
-    const ids = (await source.groupsInRange(message.after, message.up_to)).map((row) => row.id);
-    return { counted: [['groups', ids.length]], byKind: [['group', ids]] };
+    return { counted: [['groups', (await source.groupsInRange(message.after, message.up_to)).length]] };
   }
   if (message.phase === 'members') {
-    const ids = (await source.membershipsInRange(message.after, message.up_to)).map((row) => row.id);
-    return { counted: [['members', ids.length]], byKind: [['membership', ids]] };
+    return { counted: [['members', (await source.membershipsInRange(message.after, message.up_to)).length]] };
   }
   const roots = await source.rootActivitiesInRange(message.after, message.up_to);
   const all = await source.commentsOfRoots(roots.map((root) => root.id));
   const byId = new Map(all.map((comment) => [comment.id, comment]));
-  const comments = all.filter((comment) => !underSpam(comment, byId)).map((comment) => comment.id);
+  const comments = all.filter((comment) => !underSpam(comment, byId));
   return {
     counted: [
       ['activities', roots.length],
       ['comments', comments.length],
-    ],
-    byKind: [
-      ['activity', roots.map((root) => root.id)],
-      ['comment', comments],
     ],
   };
 }

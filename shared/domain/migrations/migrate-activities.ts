@@ -33,7 +33,7 @@ export async function migrateActivities(context: ChunkContext, rows: readonly Ac
   );
   const byId = new Map(all.map((comment) => [comment.id, comment]));
   const comments = all.filter((comment) => !underSpam(comment, byId));
-  const [spaces, users, earlierRoots, earlierComments, postIds, commentIds] = await Promise.all([
+  const [spaces, users, earlier, postIds, commentIds] = await Promise.all([
     groupSpaces(
       context,
       roots.filter((root) => root.component === 'groups').map((root) => root.itemId),
@@ -48,12 +48,6 @@ export async function migrateActivities(context: ChunkContext, rows: readonly Ac
       roots.map((root) => root.id),
       { exceptRun: run.run_id },
     ),
-    migratedRows(
-      run.source,
-      'comment',
-      comments.map((comment) => comment.id),
-      { exceptRun: run.run_id },
-    ),
     targetIds(
       run.source,
       'post',
@@ -65,6 +59,7 @@ export async function migrateActivities(context: ChunkContext, rows: readonly Ac
       comments.map((comment) => comment.id),
     ),
   ]);
+  const { rows: earlierRoots, comments: earlierComments } = earlier;
 
   const targets = new Map<number, RootTarget>();
   for (const root of roots) {
@@ -148,7 +143,7 @@ export async function migrateActivities(context: ChunkContext, rows: readonly Ac
       { place: target.place, commentId, parentId, userId },
       { put: !present.has(keyId(key)) },
     );
-    context.created('comments', 'comment', comment.id);
+    context.createdComment(comment.itemId, comment.id);
     if (target.kind === 'new')
       commentsOf.set(target.place.postId, (commentsOf.get(target.place.postId) ?? 0) + 1);
     else context.writes.addCommentsTo(target.place.postId, 1);
@@ -159,7 +154,7 @@ export async function migrateActivities(context: ChunkContext, rows: readonly Ac
       const { place, row, userId } = target;
       const put = !present.has(keyId(postKey(place.postId)));
       writeNewPost(context, row, place, userId, commentsOf.get(place.postId) ?? 0, { put });
-      context.created('activities', 'activity', row.id);
+      context.created('activities', row.id);
     } else if (target.kind === 'earlier') {
       if (context.skipExisting || !present.has(keyId(postKey(target.place.postId))))
         context.count('activities', 'skipped');

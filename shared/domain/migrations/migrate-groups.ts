@@ -46,7 +46,7 @@ export async function migrateGroups(context: ChunkContext, rows: readonly GroupR
   const { run } = context;
   const ids = rows.map((row) => row.id);
   const [earlier, spaceIds, creators] = await Promise.all([
-    migratedRows(run.source, 'group', ids, { exceptRun: run.run_id }),
+    migratedRows(run.source, 'group', ids, { exceptRun: run.run_id }).then((found) => found.rows),
     targetIds(run.source, 'space', ids),
     resolveUsers(
       context,
@@ -62,7 +62,7 @@ export async function migrateGroups(context: ChunkContext, rows: readonly GroupR
     else if (!earlier.has(row.id)) {
       fresh.push(newSpace(context, row, spaceIds.get(row.id)!, privacy, creators.get(row.creatorId) ?? 0));
       groupOf.set(spaceIds.get(row.id)!, row.id);
-      context.created('groups', 'group', row.id);
+      context.created('groups', row.id);
     } else if (context.skipExisting) context.count('groups', 'skipped');
     else updates.push({ row, spaceId: spaceIds.get(row.id)! });
   }

@@ -28,7 +28,7 @@ export async function migrateMembers(context: ChunkContext, rows: readonly Membe
       'membership',
       rows.map((row) => row.id),
       { exceptRun: run.run_id },
-    ),
+    ).then((found) => found.rows),
     groupSpaces(
       context,
       rows.map((row) => row.groupId),
@@ -90,7 +90,7 @@ export async function migrateMembers(context: ChunkContext, rows: readonly Membe
       { members_count: 1 },
       { entity: 'space_stats', space_id: spaceId },
     );
-    context.created('members', 'membership', row.id);
+    context.created('members', row.id);
   }
 }
 

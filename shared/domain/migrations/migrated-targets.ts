@@ -1,25 +1,41 @@
-import type { MigrationLedgerKind } from '../../db/keys/migrations.ts';
 import { readIdSpace } from './id-spaces.ts';
 import { migratedRows } from './ledger.ts';
 
-const ID_SPACE_OF = { group: 'space', activity: 'post', comment: 'comment' } as const;
-
 /**
- * Where migrated source rows are on the platform: source id → target id (a space, a feed, a comment) for the rows
- * some run has counted. Operators' tools and tests use it; the workers compute the same ids themselves.
+ * Where migrated source rows are on the platform, for the rows some run has counted: groups → space ids, and root
+ * activities → feed ids with their migrated comments → comment ids. Operators' tools and tests use it; the
+ * workers compute the same ids themselves.
  */
-export async function findMigratedTargets(
+export async function findMigratedSpaces(
   source: string,
-  kind: Exclude<MigrationLedgerKind, 'membership'>,
-  sourceIds: readonly number[],
+  groupIds: readonly number[],
 ): Promise<Map<number, number>> {
-  const [migrated, space] = await Promise.all([
-    migratedRows(source, kind, sourceIds),
-    readIdSpace(source, ID_SPACE_OF[kind]),
+  const [migrated, spaces] = await Promise.all([
+    migratedRows(source, 'group', groupIds),
+    readIdSpace(source, 'space'),
   ]);
+  return targetsOf(migrated.rows, (id) => spaces?.targetOf(id));
+}
+
+export async function findMigratedActivities(
+  source: string,
+  rootIds: readonly number[],
+): Promise<{ feeds: Map<number, number>; comments: Map<number, number> }> {
+  const [migrated, posts, comments] = await Promise.all([
+    migratedRows(source, 'activity', rootIds),
+    readIdSpace(source, 'post'),
+    readIdSpace(source, 'comment'),
+  ]);
+  return {
+    feeds: targetsOf(migrated.rows, (id) => posts?.targetOf(id)),
+    comments: targetsOf(migrated.comments, (id) => comments?.targetOf(id)),
+  };
+}
+
+function targetsOf(ids: Iterable<number>, targetOf: (id: number) => number | undefined): Map<number, number> {
   const answer = new Map<number, number>();
-  for (const id of migrated) {
-    const target = space?.targetOf(id);
+  for (const id of ids) {
+    const target = targetOf(id);
     if (target !== undefined) answer.set(id, target);
   }
   return answer;

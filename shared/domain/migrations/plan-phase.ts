@@ -5,6 +5,7 @@ import type { MigrationMessage } from '../../messages/index.ts';
 import type { MigrationItem } from '../../vocabulary/migrations.ts';
 import { advanceIfPhaseDone } from './advance-run.ts';
 import { ensureIdSpace } from './id-spaces.ts';
+import { LEDGER_BLOCK, LEDGER_BLOCKS_PER_CHUNK } from './ledger.ts';
 import { imagesWanted } from './source-images.ts';
 import type { RunItem, RunPhase } from './run-item.ts';
 import { setPhaseChunks } from './run-repository.ts';
@@ -13,6 +14,7 @@ import { TALLY_SHARDS } from './tally.ts';
 /**
  * Source rows per chunk: small enough for one worker invocation (a 1 000-root chunk writes in seconds), big
  * enough that a chunk's writes fill many 25-item batches. The price: a poison chunk counts its whole range failed.
+ * A chunk's ids also span fewer than LEDGER_BLOCKS_PER_CHUNK ledger blocks, so its ledger entries fit its count.
  */
 export const CHUNK_SIZES: Record<MigrationItem, number> = { groups: 50, members: 1000, activities: 1000 };
 
@@ -75,7 +77,12 @@ export async function planPhase(run: RunItem, source: BuddypressSource | undefin
   }
   const chunks: Extract<MigrationMessage, { kind: 'chunk' }>[] = [];
   for (let after = 0; ; ) {
-    const end = await source.nextChunkEnd(phase, after, CHUNK_SIZES[phase]);
+    const end = await source.nextChunkEnd(
+      phase,
+      after,
+      CHUNK_SIZES[phase],
+      LEDGER_BLOCK * (LEDGER_BLOCKS_PER_CHUNK - 1),
+    );
     if (!end) break;
     chunks.push({
       kind: 'chunk',

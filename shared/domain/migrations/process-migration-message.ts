@@ -7,7 +7,6 @@ import { MIGRATION_ERRORS_KEPT } from '../../vocabulary/migrations.ts';
 import { advanceIfPhaseDone } from './advance-run.ts';
 import { ChunkContext } from './chunk-context.ts';
 import { giveUp } from './give-up.ts';
-import { recordRows } from './ledger.ts';
 import { migrateActivities } from './migrate-activities.ts';
 import { migrateGroups } from './migrate-groups.ts';
 import { migrateMembers } from './migrate-members.ts';
@@ -56,9 +55,9 @@ export async function processMigrationMessage(
 }
 
 /**
- * A chunk, in four steps each safe to repeat: map the rows (reads only), write the targets (idempotent puts at
- * id-space ids, in-place updates of an earlier run's targets), add the rows to this run's ledger sets, then count
- * the chunk, its errors and its tally once (recordChunk).
+ * A chunk, in three steps each safe to repeat: map the rows (reads only), write the targets (idempotent puts at
+ * id-space ids, in-place updates of an earlier run's targets), then count the chunk, its errors, its tally and its
+ * ledger entries once (recordChunk).
  */
 async function runChunk(run: RunItem, source: BuddypressSource, message: ChunkMessage): Promise<void> {
   if (!(await isChunkRecorded(run, message.phase, message.chunk))) {
@@ -69,7 +68,6 @@ async function runChunk(run: RunItem, source: BuddypressSource, message: ChunkMe
     await updateItemsInParallel(context.writes.updates, { parallel: PARALLEL_BATCHES });
     for (const [postId, added] of context.writes.feedCommentMoves)
       await moveFeedComments(run, message.chunk, postId, added);
-    for (const [kind, ids] of context.migrated) await recordRows(run.source, kind, ids, run.run_id);
     const room = Math.max(0, MIGRATION_ERRORS_KEPT - (run.errors?.length ?? 0));
     await recordChunk(run, {
       phase: message.phase,
@@ -77,6 +75,7 @@ async function runChunk(run: RunItem, source: BuddypressSource, message: ChunkMe
       counters: context.counters,
       errors: context.errors.slice(0, room),
       tallies: context.writes.tally.shardItems(run.run_id, chunkKind(message.phase), message.chunk),
+      ledger: context.ledger.entries(run.source, chunkKind(message.phase), run.run_id, message.chunk),
     });
   }
   await advanceIfPhaseDone(run.source, run.run_id, message.phase);

@@ -74,13 +74,16 @@ export interface ChunkRecord {
   readonly errors: readonly { item: string; id: string; error: string }[];
   /** The chunk's tally shards (tally.ts), stored with the chunk so only counted chunks reach the run's totals. */
   readonly tallies?: readonly (Record<string, unknown> & ItemKey)[];
+  /** The chunk's ledger entries (ledger.ts): its rows are in the ledger exactly when it is counted. */
+  readonly ledger?: readonly (Record<string, unknown> & ItemKey)[];
 }
 
 /**
  * Counts a chunk exactly once: its marker is created (`attribute_not_exists`) in the same transaction that adds its
- * counts and errors to the run and stores its tally shards, so a second delivery, or a retry after a worker died,
- * finds the marker and adds nothing. Progress counters only grow, so they are plain ADDs here rather than
- * counters.ts's guarded deltas. Answers false when the chunk was already counted (or the run is no longer this one).
+ * counts and errors to the run and stores its tally shards and ledger entries, so a second delivery, or a retry
+ * after a worker died, finds the marker and adds nothing. Progress counters only grow, so they are plain ADDs here
+ * rather than counters.ts's guarded deltas. Answers false when the chunk was already counted (or the run is no
+ * longer this one).
  */
 export async function recordChunk(run: RunItem, chunk: ChunkRecord): Promise<boolean> {
   const names: Record<string, string> = { '#done': chunksDoneName(chunk.phase) };
@@ -114,6 +117,7 @@ export async function recordChunk(run: RunItem, chunk: ChunkRecord): Promise<boo
       ExpressionAttributeValues: values,
     }),
     ...(chunk.tallies ?? []).map((item) => putAction(item)),
+    ...(chunk.ledger ?? []).map((item) => putAction(item)),
   ];
   return (await transactWriteIfConditionsHold(actions)).written;
 }

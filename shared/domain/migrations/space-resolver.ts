@@ -38,7 +38,7 @@ export async function groupSpaces(
   const { groups } = cache;
   const fresh = [...new Set(groupIds)].filter((id) => !groups.has(id));
   if (fresh.length > 0) {
-    const migrated = [...(await migratedRows(context.run.source, 'group', fresh))];
+    const migrated = [...(await migratedRows(context.run.source, 'group', fresh)).rows];
     const ids = await targetIds(context.run.source, 'space', migrated);
     const spaces = new Map(
       (

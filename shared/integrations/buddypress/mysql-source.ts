@@ -112,13 +112,19 @@ export function mysqlSource(config: MysqlSourceConfig): BuddypressSource {
       };
     },
 
-    async nextChunkEnd(collection, afterId, size) {
+    async nextChunkEnd(collection, afterId, size, maxSpan) {
       const { from, filter } = collections[collection];
       const id = `${alias[collection]}.id`;
+      const first = await select<{ low: number | null }>(
+        `SELECT MIN(${id}) AS low FROM ${from} WHERE ${filter} AND ${id} > ?`,
+        [afterId],
+      );
+      const low = first[0]?.low;
+      if (low == null) return undefined;
       const rows = await select<{ upTo: number | null; n: number }>(
         `SELECT MAX(id) AS upTo, COUNT(*) AS n FROM
-           (SELECT ${id} AS id FROM ${from} WHERE ${filter} AND ${id} > ? ORDER BY ${id} LIMIT ?) page`,
-        [afterId, size],
+           (SELECT ${id} AS id FROM ${from} WHERE ${filter} AND ${id} > ? AND ${id} < ? ORDER BY ${id} LIMIT ?) page`,
+        [afterId, Number(low) + maxSpan, size],
       );
       const row = rows[0];
       return row?.upTo == null ? undefined : { upTo: Number(row.upTo), rows: Number(row.n) };

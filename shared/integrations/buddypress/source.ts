@@ -71,12 +71,14 @@ export interface BuddypressSource {
   counts(): Promise<SourceCounts>;
   /**
    * The id closing the next chunk: of the rows of `collection` with id > `afterId`, the `size`-th one (or the last
-   * one); undefined when none is left. Answers also how many rows that chunk holds.
+   * one), taking only rows whose id is less than `maxSpan` past the first of them; undefined when none is left.
+   * Answers also how many rows that chunk holds.
    */
   nextChunkEnd(
     collection: SourceCollection,
     afterId: number,
     size: number,
+    maxSpan: number,
   ): Promise<{ upTo: number; rows: number } | undefined>;
   /** The smallest and largest row id of a table (undefined when it is empty): what an id space must cover. */
   idRange(table: SourceTable): Promise<{ min: number; max: number } | undefined>;
