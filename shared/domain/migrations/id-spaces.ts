@@ -7,7 +7,13 @@ import { nextId } from '../../db/sequence.ts';
 import { putAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
 
 const integer = v.pipe(v.number(), v.integer());
-const SegmentSchema = v.object({ from: integer, to: integer, first: integer });
+/** `run_id`: the run that reserved the segment (absent on segments older than the field). */
+const SegmentSchema = v.object({
+  from: integer,
+  to: integer,
+  first: integer,
+  run_id: v.optional(v.string()),
+});
 type Segment = v.InferOutput<typeof SegmentSchema>;
 const IdSpaceItemSchema = v.object({ segments: v.array(SegmentSchema), version: integer });
 
@@ -49,6 +55,11 @@ export class IdSpace {
     return this.targetOf(sourceId) !== undefined;
   }
 
+  /** The run that reserved the segment of this id: no earlier run can have written a target there. */
+  reservedBy(sourceId: number): string | undefined {
+    return this.#segments.find((s) => s.from <= sourceId && sourceId <= s.to)?.run_id;
+  }
+
   /** The parts of `[from, to]` no segment covers. */
   gaps(from: number, to: number): { from: number; to: number }[] {
     const gaps: { from: number; to: number }[] = [];
@@ -81,6 +92,7 @@ export async function ensureIdSpace(
   name: MigrationIdSpaceName,
   from: number,
   to: number,
+  runId?: string,
 ): Promise<IdSpace> {
   const key = migrationIdSpaceKey(source, name);
   for (let attempt = 0; attempt < 10; attempt++) {
@@ -93,7 +105,11 @@ export async function ensureIdSpace(
     }
     const added: Segment[] = [];
     for (const gap of gaps)
-      added.push({ ...gap, first: await nextId(SEQUENCE_OF[name], gap.to - gap.from + 1) });
+      added.push({
+        ...gap,
+        first: await nextId(SEQUENCE_OF[name], gap.to - gap.from + 1),
+        ...(runId ? { run_id: runId } : {}),
+      });
     const version = stored?.version ?? 0;
     // Another worker extending the same space at once: the loser's blocks stay unused (gaps in the sequence).
     const outcome = await transactWriteIfConditionsHold([
@@ -124,21 +140,33 @@ export async function ensureIdSpace(
 }
 
 /**
- * The target id of every source id given (the space extended first when one is not covered yet), read from this
+ * The id space covering every source id given (extended first, for `runId`, when one is not covered yet), from this
  * process's copy when it covers them all.
  */
-export async function targetIds(
+export async function idSpaceCovering(
   source: string,
   name: MigrationIdSpaceName,
   sourceIds: readonly number[],
-): Promise<Map<number, number>> {
-  if (sourceIds.length === 0) return new Map();
+  runId?: string,
+): Promise<IdSpace> {
   let space = cached.get(cacheKey(source, name));
   const uncovered = sourceIds.filter((id) => !space?.covers(id));
   if (!space || uncovered.length > 0) {
     const ids = uncovered.length > 0 ? uncovered : sourceIds;
-    space = await ensureIdSpace(source, name, Math.min(...ids), Math.max(...ids));
+    space = await ensureIdSpace(source, name, Math.min(...ids), Math.max(...ids), runId);
   }
+  return space;
+}
+
+/** The target id of every source id given (see `idSpaceCovering`). */
+export async function targetIds(
+  source: string,
+  name: MigrationIdSpaceName,
+  sourceIds: readonly number[],
+  runId?: string,
+): Promise<Map<number, number>> {
+  if (sourceIds.length === 0) return new Map();
+  const space = await idSpaceCovering(source, name, sourceIds, runId);
   const answer = new Map<number, number>();
   for (const id of sourceIds) answer.set(id, space.targetOf(id)!);
   return answer;

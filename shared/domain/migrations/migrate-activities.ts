@@ -52,11 +52,13 @@ export async function migrateActivities(context: ChunkContext, rows: readonly Ac
       run.source,
       'post',
       roots.map((root) => root.id),
+      run.run_id,
     ),
     targetIds(
       run.source,
       'comment',
       comments.map((comment) => comment.id),
+      run.run_id,
     ),
   ]);
   const { rows: earlierRoots, comments: earlierComments } = earlier;

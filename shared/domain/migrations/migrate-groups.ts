@@ -47,7 +47,7 @@ export async function migrateGroups(context: ChunkContext, rows: readonly GroupR
   const ids = rows.map((row) => row.id);
   const [earlier, spaceIds, creators] = await Promise.all([
     migratedRows(run.source, 'group', ids, { exceptRun: run.run_id }).then((found) => found.rows),
-    targetIds(run.source, 'space', ids),
+    targetIds(run.source, 'space', ids, run.run_id),
     resolveUsers(
       context,
       rows.map((row) => row.creatorId),

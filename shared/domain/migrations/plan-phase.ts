@@ -73,7 +73,7 @@ export async function planPhase(run: RunItem, source: BuddypressSource | undefin
   const images = (await imagesWanted({ run })) ? IMAGE_ID_SPACES[phase] : [];
   for (const [name, table] of [...ID_SPACES[phase], ...images]) {
     const range = await source.idRange(table);
-    if (range) await ensureIdSpace(run.source, name, range.min, range.max);
+    if (range) await ensureIdSpace(run.source, name, range.min, range.max, run.run_id);
   }
   const chunks: Extract<MigrationMessage, { kind: 'chunk' }>[] = [];
   for (let after = 0; ; ) {

@@ -55,8 +55,8 @@ export async function copyImagesOf(
   if (!uploads) return answer;
   const sourceIds = owners.map((entry) => entry.sourceId);
   const [avatarIds, coverIds] = await Promise.all([
-    targetIds(context.run.source, ID_SPACES[owner].avatar, sourceIds),
-    targetIds(context.run.source, ID_SPACES[owner].cover, sourceIds),
+    targetIds(context.run.source, ID_SPACES[owner].avatar, sourceIds, context.run.run_id),
+    targetIds(context.run.source, ID_SPACES[owner].cover, sourceIds, context.run.run_id),
   ]);
   const writes: (Record<string, unknown> & { pk: string; sk: string })[] = [];
   let next = 0;

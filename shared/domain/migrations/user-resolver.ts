@@ -11,7 +11,7 @@ import {
   type UserCandidate,
   writeUsersBehindGuards,
 } from './user-creation.ts';
-import { targetIds } from './id-spaces.ts';
+import { idSpaceCovering } from './id-spaces.ts';
 
 /** A user map (`target_id`) or a user item, read together. */
 const FoundSchema = v.object({ pk: v.string(), target_id: v.optional(v.number()) });
@@ -60,21 +60,25 @@ export async function resolveUsers(
 /**
  * A source user is resolved when the user at its id-space id exists (created by a run: its user item is written
  * last, so its guards and search entries exist too) or when a map names the platform user it was matched onto.
+ * Ids of a segment this run reserved cannot have been resolved by an earlier run: they are not read, and one this
+ * run resolved already (in another process) is recognised when its guards turn out to be held (`placeUsers`).
  */
 async function resolveFresh(context: ChunkContext, ids: readonly number[]): Promise<Map<number, number>> {
-  const source = context.run.source;
-  const own = await targetIds(source, 'user', ids);
+  const { source, run_id: runId } = context.run;
+  const space = await idSpaceCovering(source, 'user', ids, runId);
+  const own = new Map(ids.map((id) => [id, space.targetOf(id)!]));
+  const earlier = ids.filter((id) => space.reservedBy(id) !== runId);
   const found = new Map(
     (
       await batchGetItems(
-        ids.flatMap((id) => [migrationUserMapKey(source, id), userKey(own.get(id)!)]),
+        earlier.flatMap((id) => [migrationUserMapKey(source, id), userKey(own.get(id)!)]),
         FoundSchema,
         { consistent: true },
       )
     ).map((item) => [item.pk, item]),
   );
   const answer = new Map<number, number>();
-  for (const id of ids) {
+  for (const id of earlier) {
     const map = found.get(migrationUserMapKey(source, id).pk);
     if (map?.target_id !== undefined) answer.set(id, map.target_id);
     else if (found.has(userKey(own.get(id)!).pk)) answer.set(id, own.get(id)!);
