@@ -136,8 +136,8 @@ export const getMigrationStatus = defineOperation({
   summary: 'The BuddyPress migration run (administrators)',
   description:
     'One read. `in_progress` with `progress` per item (`total`, `completed`, `percentage`), `current_step` and ' +
-    '`estimated_time_remaining` from the measured rate; `completed` with `results` per item and `errors` (the ' +
-    'first 500 kept; every one is counted in `failed`); `available` with `migration` null before any run. A ' +
+    '`estimated_time_remaining` from the measured rate; `completed` with `results` per item and `errors` (kept ' +
+    'up to about ten thousand; every one is counted in `failed`); `available` with `migration` null before any run. A ' +
     'failed run is 500 `migration_failed`.',
   tags: TAGS,
   response: v.variant('status', [

@@ -20,5 +20,8 @@ export type MigrationOption = (typeof MIGRATION_OPTIONS)[number];
 
 export const MIGRATION_STATUSES = ['available', 'in_progress', 'completed', 'failed'] as const;
 
-/** At most this many entries are kept in a run's `errors` (every failure is still counted in `failed`). */
-export const MIGRATION_ERRORS_KEPT = 500;
+/**
+ * A run's `errors` are kept, packed, until they take this many bytes of the run item (about ten thousand errors;
+ * see run-errors.ts); every failure is still counted in `failed`.
+ */
+export const MIGRATION_ERRORS_BYTES = 128 * 1024;

@@ -21,6 +21,8 @@ const run = (extra: Record<string, unknown> = {}): RunItem =>
     phase: 'members',
     started_at: '2026-11-23T01:00:00.000Z',
     errors: [],
+    errors_packed: [],
+    errors_bytes: 0,
     ...extra,
   }) as RunItem;
 

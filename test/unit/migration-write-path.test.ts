@@ -4,6 +4,12 @@ import { counterCreation } from '../../shared/db/counters.ts';
 import { nearestParent, underSpam } from '../../shared/domain/migrations/comment-trees.ts';
 import { IdSpace } from '../../shared/domain/migrations/id-spaces.ts';
 import { LEDGER_BLOCK, LedgerRecord } from '../../shared/domain/migrations/ledger.ts';
+import {
+  errorBytesLeft,
+  packChunkErrors,
+  unpackRunErrors,
+} from '../../shared/domain/migrations/run-errors.ts';
+import { MIGRATION_ERRORS_BYTES } from '../../shared/vocabulary/migrations.ts';
 import { TALLY_SHARDS, Tally, tallyShardOf, unpackCounters } from '../../shared/domain/migrations/tally.ts';
 import type { ActivityRow } from '../../shared/integrations/buddypress/source.ts';
 
@@ -57,6 +63,41 @@ describe('ledger entries: what a counted chunk migrated', () => {
     expect(entries[0]!.comments).toBeDefined();
     expect(entries[1]!.comments).toBeUndefined();
     expect(entries[0]!.rows.length).toBeLessThan(200);
+  });
+});
+
+describe('run errors: packed per chunk in the run item', () => {
+  const errorsOf = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      item: i % 3 === 0 ? 'activities' : 'comments',
+      id: String(from + i * 7),
+      error: `author ${5_000 + (i % 50)} not found`,
+    }));
+
+  it('keeps every error of a chunk, in order, after those of earlier chunks and of older runs', () => {
+    const older = [{ item: 'members', id: '3', error: 'user 9 not found' }];
+    const first = packChunkErrors(errorsOf(100, 40), MIGRATION_ERRORS_BYTES)!;
+    const second = packChunkErrors(errorsOf(9_000, 25), MIGRATION_ERRORS_BYTES)!;
+    expect(unpackRunErrors({ errors: older, errors_packed: [first, second] })).toEqual([
+      ...older,
+      ...errorsOf(100, 40),
+      ...errorsOf(9_000, 25),
+    ]);
+    // About ten bytes an error: the run item holds some ten thousand before it stops keeping them.
+    expect(first.byteLength / 40).toBeLessThan(12);
+  });
+
+  it('cuts a chunk’s errors to the room left, and keeps none once the run is full', () => {
+    const errors = errorsOf(1, 2_000);
+    const whole = packChunkErrors(errors, MIGRATION_ERRORS_BYTES)!;
+    const cut = packChunkErrors(errors, Math.floor(whole.byteLength / 3))!;
+    expect(cut.byteLength).toBeLessThanOrEqual(whole.byteLength / 3);
+    const kept = unpackRunErrors({ errors: [], errors_packed: [cut] });
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(errors.slice(0, kept.length));
+    expect(errorBytesLeft({ errors_bytes: MIGRATION_ERRORS_BYTES + 10 })).toBe(0);
+    expect(packChunkErrors(errors, 0)).toBeUndefined();
+    expect(packChunkErrors([], MIGRATION_ERRORS_BYTES)).toBeUndefined();
   });
 });
 

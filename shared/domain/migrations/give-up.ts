@@ -1,10 +1,11 @@
 import { QUEUES } from '../../catalogue/queues.ts';
 import { openBuddypressSource } from '../../integrations/buddypress/connect.ts';
 import type { MigrationMessage } from '../../messages/index.ts';
-import { MIGRATION_ERRORS_KEPT, type MigrationCounted } from '../../vocabulary/migrations.ts';
+import type { MigrationCounted } from '../../vocabulary/migrations.ts';
 import { nowIso } from '../dates.ts';
 import { advanceIfPhaseDone } from './advance-run.ts';
 import { underSpam } from './comment-trees.ts';
+import { errorBytesLeft, packChunkErrors } from './run-errors.ts';
 import { counterName, counterOf, type RunItem } from './run-item.ts';
 import { finishRun, isChunkRecorded, recordChunk } from './run-repository.ts';
 
@@ -36,20 +37,20 @@ export async function giveUp(run: RunItem, message: MigrationMessage, error: unk
   const counters: Record<string, number> = rows
     ? Object.fromEntries(rows.counted.map(([item, count]) => [counterName(item, 'failed'), count]))
     : { [counterName(message.phase, 'failed')]: message.rows };
-  const room = (run.errors?.length ?? 0) < MIGRATION_ERRORS_KEPT;
   await recordChunk(run, {
     phase: message.phase,
     chunkNo: message.chunk,
     counters,
-    errors: room
-      ? [
-          {
-            item: message.phase,
-            id: `${message.after + 1}-${message.up_to}`,
-            error: `chunk failed ${MAX_RECEIVES} times: ${reason}`,
-          },
-        ]
-      : [],
+    errors: packChunkErrors(
+      [
+        {
+          item: message.phase,
+          id: `${message.after + 1}-${message.up_to}`,
+          error: `chunk failed ${MAX_RECEIVES} times: ${reason}`,
+        },
+      ],
+      errorBytesLeft(run),
+    ),
   });
   await advanceIfPhaseDone(run.source, run.run_id, message.phase);
 }

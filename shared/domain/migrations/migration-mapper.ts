@@ -1,6 +1,7 @@
 import type { MigrationItem } from '../../vocabulary/migrations.ts';
 import { toSqlDateTime } from '../dates.ts';
 import { phasesOf } from './advance-run.ts';
+import { unpackRunErrors } from './run-errors.ts';
 import {
   chunksDoneName,
   chunksTotalName,
@@ -102,6 +103,6 @@ export function completedMigration(run: RunItem) {
         return [item, { total: migrated + skipped + failed, migrated, skipped, failed }];
       }),
     ),
-    errors: run.errors ?? [],
+    errors: unpackRunErrors(run),
   };
 }

@@ -3,7 +3,6 @@ import { QUEUES } from '../../catalogue/queues.ts';
 import { openBuddypressSource } from '../../integrations/buddypress/connect.ts';
 import type { BuddypressSource } from '../../integrations/buddypress/source.ts';
 import type { MigrationMessage } from '../../messages/index.ts';
-import { MIGRATION_ERRORS_KEPT } from '../../vocabulary/migrations.ts';
 import { advanceIfPhaseDone } from './advance-run.ts';
 import { ChunkContext } from './chunk-context.ts';
 import { giveUp } from './give-up.ts';
@@ -11,6 +10,7 @@ import { migrateActivities } from './migrate-activities.ts';
 import { migrateGroups } from './migrate-groups.ts';
 import { migrateMembers } from './migrate-members.ts';
 import { planPhase } from './plan-phase.ts';
+import { errorBytesLeft, packChunkErrors } from './run-errors.ts';
 import { chunkKind, type RunItem } from './run-item.ts';
 import {
   claimChunkAttempt,
@@ -68,12 +68,11 @@ async function runChunk(run: RunItem, source: BuddypressSource, message: ChunkMe
     await updateItemsInParallel(context.writes.updates, { parallel: PARALLEL_BATCHES });
     for (const [postId, added] of context.writes.feedCommentMoves)
       await moveFeedComments(run, message.chunk, postId, added);
-    const room = Math.max(0, MIGRATION_ERRORS_KEPT - (run.errors?.length ?? 0));
     await recordChunk(run, {
       phase: message.phase,
       chunkNo: message.chunk,
       counters: context.counters,
-      errors: context.errors.slice(0, room),
+      errors: packChunkErrors(context.errors, errorBytesLeft(run)),
       tallies: context.writes.tally.shardItems(run.run_id, chunkKind(message.phase), message.chunk),
       ledger: context.ledger.entries(run.source, chunkKind(message.phase), run.run_id, message.chunk),
     });

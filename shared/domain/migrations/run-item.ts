@@ -28,7 +28,11 @@ export const RunItemSchema = v.looseObject({
   /** The administrator who started the run: the uploader of a group's images when its creator is unknown. */
   started_by: v.optional(integer),
   completed_at: v.optional(v.string()),
+  /** Errors as runs kept them before packing; new runs leave it empty (run-errors.ts). */
   errors: v.optional(v.array(v.object({ item: v.string(), id: v.string(), error: v.string() })), []),
+  /** One gzipped element per counted chunk that reported errors, and their total size (run-errors.ts). */
+  errors_packed: v.optional(v.array(v.instance(Uint8Array)), []),
+  errors_bytes: v.optional(integer, 0),
   failure: v.optional(
     v.object({ message: v.string(), step: v.string(), completed: integer, total: integer }),
   ),

@@ -71,7 +71,8 @@ export interface ChunkRecord {
   readonly chunkNo: number;
   /** Counter name → amount (progress counters only ever grow). */
   readonly counters: Readonly<Record<string, number>>;
-  readonly errors: readonly { item: string; id: string; error: string }[];
+  /** The chunk's errors, packed to fit the run's room (run-errors.ts). */
+  readonly errors?: Uint8Array | undefined;
   /** The chunk's tally shards (tally.ts), stored with the chunk so only counted chunks reach the run's totals. */
   readonly tallies?: readonly (Record<string, unknown> & ItemKey)[];
   /** The chunk's ledger entries (ledger.ts): its rows are in the ledger exactly when it is counted. */
@@ -95,11 +96,14 @@ export async function recordChunk(run: RunItem, chunk: ChunkRecord): Promise<boo
     adds.push(`#c${i} :c${i}`);
   });
   let set = '';
-  if (chunk.errors.length > 0) {
-    names['#errors'] = 'errors';
-    values[':errors'] = chunk.errors;
+  if (chunk.errors) {
+    names['#errors'] = 'errors_packed';
+    names['#bytes'] = 'errors_bytes';
+    values[':errors'] = [chunk.errors];
     values[':none'] = [];
+    values[':bytes'] = chunk.errors.byteLength;
     set = 'SET #errors = list_append(if_not_exists(#errors, :none), :errors) ';
+    adds.push('#bytes :bytes');
   }
   const actions: TransactAction[] = [
     putAction(

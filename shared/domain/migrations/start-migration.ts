@@ -65,6 +65,8 @@ export async function startMigration(
     started_at: nowIso(),
     started_by: caller.id,
     errors: [],
+    errors_packed: [],
+    errors_bytes: 0,
   };
   if (!(await insertRunWithLock(run))) throw inProgress();
   try {
