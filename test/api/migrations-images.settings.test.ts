@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resetEnvCache } from '../../shared/config/env.ts';
 import type { Caller } from '../../shared/domain/auth/index.ts';
 import { completedMigration } from '../../shared/domain/migrations/migration-mapper.ts';
@@ -18,9 +18,9 @@ import {
   ALL_OPTIONS,
   createAdministrator,
   dropTestSource,
-  expectedResults,
   testSource,
 } from '../support/migrations.ts';
+import { expectedResults } from '../support/migration-results.ts';
 
 /**
  * Avatars and covers: with the source's uploads location configured (`BUDDYPRESS_UPLOADS_URL`, a folder here),
@@ -43,7 +43,7 @@ beforeAll(async () => {
   process.env.BUDDYPRESS_UPLOADS_URL = folder;
   resetEnvCache();
   ({ admin, caller } = await createAdministrator());
-  queue = await usePrivateMigrationQueue();
+  queue = await usePrivateMigrationQueue(inject('stack'));
 }, 120_000);
 afterAll(async () => {
   delete process.env.BUDDYPRESS_UPLOADS_URL;

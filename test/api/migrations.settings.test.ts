@@ -6,11 +6,11 @@ import { cli, cliJson } from '../support/cli.ts';
 import {
   dropTestSource,
   expectBareError,
-  expectedResults,
   loadTestSource,
   type StatusBody,
   waitForRun,
 } from '../support/migrations.ts';
+import { expectedResults } from '../support/migration-results.ts';
 import { SQL_DATE_TIME } from '../support/topics.ts';
 
 /**

@@ -6,7 +6,6 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { inject } from 'vitest';
 import { resetEnvCache } from '../../shared/config/env.ts';
 import { processMigrationMessage } from '../../shared/domain/migrations/process-migration-message.ts';
 import { findRun } from '../../shared/domain/migrations/run-repository.ts';
@@ -16,9 +15,12 @@ import type { MigrationMessage } from '../../shared/messages/index.ts';
  * Drives a migration from the test process instead of the stack's poller: the `migrations` queue URL of this
  * process points at a private queue, so what a start or a worker publishes here is received only by this driver,
  * which decides how each message is delivered (twice at once; or first to a worker that is killed mid-chunk).
+ * `stack` is the test stack (`inject('stack')`) or any local stack's SQS endpoint and queue prefix.
  */
-export async function usePrivateMigrationQueue(): Promise<{ sqs: SQSClient; url: string }> {
-  const stack = inject('stack');
+export async function usePrivateMigrationQueue(stack: {
+  readonly sqsEndpoint: string;
+  readonly queuePrefix: string;
+}): Promise<{ sqs: SQSClient; url: string }> {
   const sqs = new SQSClient({
     endpoint: stack.sqsEndpoint,
     region: 'us-east-1',
