@@ -5,7 +5,12 @@ import { countedItems, counterOf } from '../../shared/domain/migrations/run-item
 import { completedMigration } from '../../shared/domain/migrations/migration-mapper.ts';
 import type { Caller } from '../../shared/domain/auth/index.ts';
 import * as v from 'valibot';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../shared/db/client.ts';
 import { postKey } from '../../shared/db/keys/feeds.ts';
+import { migrationRunKey } from '../../shared/db/keys/migrations.ts';
+import { processMigrationMessage } from '../../shared/domain/migrations/process-migration-message.ts';
+import type { MigrationMessage } from '../../shared/messages/index.ts';
 import { batchGetItems } from '../../shared/db/reads.ts';
 import { readIdSpace } from '../../shared/domain/migrations/id-spaces.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
@@ -134,5 +139,42 @@ describe('exactly-once counting', () => {
     await expect(resumeMigration(caller, 'buddypress')).rejects.toMatchObject({
       code: 'migration_not_running',
     });
+  }, 240_000);
+  it('a plan lost after its phase began: a redelivery plans it again only once that plan cannot still be running', async () => {
+    const fixture = await loadTestSource({ ...SIZE, idBase: 7_000_000 });
+    const started = await startMigration(caller, 'buddypress', { items, options });
+    const ours = (message: MigrationMessage) => message.run_id === started.migration.id;
+    let membersChunk: MigrationMessage | undefined;
+    const stuck = await drive(queue, {
+      untilIdle: true,
+      // The phase change to activities is made, its plan message never arrives (its sender died).
+      lose: (message) => {
+        if (ours(message) && message.kind === 'chunk' && message.phase === 'members') membersChunk = message;
+        return ours(message) && message.kind === 'plan' && message.phase === 'activities';
+      },
+    });
+    expect(stuck.run?.phase).toBe('activities');
+    expect(stuck.run).not.toHaveProperty('chunks_total_activities');
+
+    // A counted members chunk delivered again right away: the plan might still be running, so nothing is queued.
+    await processMigrationMessage(membersChunk!, 2);
+    const still = await drive(queue, { untilIdle: true });
+    expect(still.run?.phase).toBe('activities');
+    expect(still.run).not.toHaveProperty('chunks_total_activities');
+
+    // The same redelivery once the phase began longer ago than a worker may run: the plan was lost, it is sent again.
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: migrationRunKey('buddypress'),
+        UpdateExpression: 'SET phase_started_at = :long_ago',
+        ExpressionAttributeValues: { ':long_ago': '2026-01-01T00:00:00.000Z' },
+      }),
+    );
+    await processMigrationMessage(membersChunk!, 3);
+    const { run } = await drive(queue, {});
+    expect(run?.status).toBe('completed');
+    expect(completedMigration(run!).results).toEqual(expectedResults(fixture));
+    expect(await aggregateMismatches(fixture)).toEqual([]);
   }, 240_000);
 });

@@ -1,3 +1,4 @@
+import { QUEUES } from '../../catalogue/queues.ts';
 import { publish } from '../../integrations/queue-publisher.ts';
 import { MIGRATION_ITEMS } from '../../vocabulary/migrations.ts';
 import { nowIso } from '../dates.ts';
@@ -14,10 +15,17 @@ export const planMessage = (run: RunItem, phase: RunPhase) =>
   ({ kind: 'plan', source: 'buddypress', run_id: run.run_id, phase }) as const;
 
 /**
+ * A plan runs within one worker invocation: a phase still unplanned this long after it began had its plan message
+ * lost (its sender died before sending it), not merely slow.
+ */
+const PLAN_LOST_AFTER_MS = QUEUES.find((queue) => queue.name === 'migrations')!.timeoutSeconds * 1000;
+
+/**
  * Called after each chunk is counted (and on every redelivery of a counted one): when the phase has all its chunks
  * counted, the one caller that wins the conditional phase change plans the next phase, or ends the run after the
- * tally. If that caller dies between the two, the next redelivery finds the next phase unplanned and plans it
- * (planning twice only re-sends chunks, which count once).
+ * tally. If that caller dies between the two, a redelivery coming once the plan must have been lost plans it
+ * (planning twice only re-sends chunks, which count once; while the plan may still be running, redeliveries leave
+ * it alone, or each would queue every chunk of the phase again). `migrate:resume` does the same on demand.
  */
 export async function advanceIfPhaseDone(source: string, runId: string, phase: RunPhase): Promise<void> {
   const run = await findRun(source, true);
@@ -31,9 +39,12 @@ export async function advanceIfPhaseDone(source: string, runId: string, phase: R
       await finishRun(run, 'completed', nowIso());
       return;
     }
-    if (await advancePhase(run, phase, next)) await publish('migrations', planMessage(run, next));
+    if (await advancePhase(run, phase, next, nowIso())) await publish('migrations', planMessage(run, next));
     return;
   }
-  if (next && run.phase === next && (run as Record<string, unknown>)[chunksTotalName(next)] === undefined)
-    await publish('migrations', planMessage(run, next));
+  if (next && run.phase === next && (run as Record<string, unknown>)[chunksTotalName(next)] === undefined) {
+    const began = Date.parse(run.phase_started_at ?? run.started_at);
+    if (Date.parse(nowIso()) - began > PLAN_LOST_AFTER_MS)
+      await publish('migrations', planMessage(run, next));
+  }
 }

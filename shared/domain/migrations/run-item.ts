@@ -24,6 +24,8 @@ export const RunItemSchema = v.looseObject({
   options: v.record(v.picklist(MIGRATION_OPTIONS), v.boolean()),
   totals: counts,
   phase: v.string(),
+  /** When the current phase began (the conditional phase change): a plan still missing long after is lost. */
+  phase_started_at: v.optional(v.string()),
   started_at: v.string(),
   /** The administrator who started the run: the uploader of a group's images when its creator is unknown. */
   started_by: v.optional(integer),

@@ -171,13 +171,19 @@ export async function moveFeedComments(run: RunItem, chunkNo: number, postId: nu
 }
 
 /** Moves the run to the next phase; only one caller wins (the phase it leaves is the condition). */
-export async function advancePhase(run: RunItem, from: RunPhase, to: RunPhase): Promise<boolean> {
+export async function advancePhase(run: RunItem, from: RunPhase, to: RunPhase, at: string): Promise<boolean> {
   const outcome = await transactWriteIfConditionsHold([
     updateAction(migrationRunKey(run.source), {
-      UpdateExpression: 'SET phase = :to',
+      UpdateExpression: 'SET phase = :to, phase_started_at = :at',
       ConditionExpression: 'run_id = :run AND phase = :from AND #status = :running',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':run': run.run_id, ':from': from, ':to': to, ':running': 'in_progress' },
+      ExpressionAttributeValues: {
+        ':run': run.run_id,
+        ':from': from,
+        ':to': to,
+        ':at': at,
+        ':running': 'in_progress',
+      },
     }),
   ]);
   return outcome.written;

@@ -115,19 +115,16 @@ export function mysqlSource(config: MysqlSourceConfig): BuddypressSource {
     async nextChunkEnd(collection, afterId, size, maxSpan) {
       const { from, filter } = collections[collection];
       const id = `${alias[collection]}.id`;
-      const first = await select<{ low: number | null }>(
-        `SELECT MIN(${id}) AS low FROM ${from} WHERE ${filter} AND ${id} > ?`,
-        [afterId],
+      // One keyset page in primary-key order (MIN(id) under a filter lets the optimizer pick a secondary index and
+      // read every row of it); the ids within maxSpan of the first are a prefix of the page.
+      const rows = await select<{ id: number }>(
+        `SELECT ${id} AS id FROM ${from} WHERE ${filter} AND ${id} > ? ORDER BY ${id} LIMIT ?`,
+        [afterId, size],
       );
-      const low = first[0]?.low;
-      if (low == null) return undefined;
-      const rows = await select<{ upTo: number | null; n: number }>(
-        `SELECT MAX(id) AS upTo, COUNT(*) AS n FROM
-           (SELECT ${id} AS id FROM ${from} WHERE ${filter} AND ${id} > ? AND ${id} < ? ORDER BY ${id} LIMIT ?) page`,
-        [afterId, Number(low) + maxSpan, size],
-      );
-      const row = rows[0];
-      return row?.upTo == null ? undefined : { upTo: Number(row.upTo), rows: Number(row.n) };
+      if (rows.length === 0) return undefined;
+      const low = Number(rows[0]!.id);
+      const inSpan = rows.filter((row) => Number(row.id) < low + maxSpan);
+      return { upTo: Number(inSpan.at(-1)!.id), rows: inSpan.length };
     },
 
     async idRange(table) {
