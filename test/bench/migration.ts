@@ -91,12 +91,16 @@ try {
   const meter = meterItemWrites();
   const started = performance.now();
   await startMigration(caller, 'buddypress', { items: ['groups', 'members', 'activities'], options });
+  // When each step began, as the run item says (sampled every 200 ms): where a run's time goes.
+  const steps: [string, number][] = [];
   let finished = await findRun('buddypress', true);
   while (finished?.status === 'in_progress') {
+    if (steps.at(-1)?.[0] !== finished.phase) steps.push([finished.phase, performance.now()]);
     await new Promise((resolve) => setTimeout(resolve, 200));
     finished = await findRun('buddypress', true);
   }
   const seconds = (performance.now() - started) / 1000;
+  steps.push(['end', performance.now()]);
   if (finished?.status !== 'completed')
     throw new Error(`the run ended ${finished?.status}: ${JSON.stringify(finished?.failure)}`);
   const { results } = completedMigration(finished);
@@ -108,6 +112,12 @@ try {
   say(`results: ${JSON.stringify(results)}`);
   say(`expected: ${JSON.stringify(fixture.expected)}  exact: ${exact}`);
   say(`migration: ${migrated} rows in ${seconds.toFixed(1)} s = ${(migrated / seconds).toFixed(0)} rows/s`);
+  say(
+    `steps: ${steps
+      .slice(0, -1)
+      .map(([phase, at], i) => `${phase} ${((steps[i + 1]![1] - at) / 1000).toFixed(1)} s`)
+      .join(', ')}`,
+  );
   const runWrites = meter.items();
   say(
     `the run wrote ${runWrites} DynamoDB items (${(runWrites / migrated).toFixed(2)} per row: targets, users, guards, ledger, tallies, totals)`,
