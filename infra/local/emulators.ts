@@ -10,12 +10,13 @@
  *   aws-ses-v2-local (in-process express):     ~4 ms (first start ~450 ms: loading its CommonJS tree)
  * Stopping all three takes ~0.35 s (the JVM's exit).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { type AddressInfo, Server as NetServer } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { startFauxqs as startFauxqsServer } from 'fauxqs';
+import { keepInboxIn } from './ses-inbox-file.ts';
 
 export interface RunningEmulator {
   /** Base URL for the SDK's `endpoint` option, always on 127.0.0.1. */
@@ -35,15 +36,36 @@ const LOOPBACK = '127.0.0.1';
 
 /** A port that was free a moment ago on the loopback interface (the OS picks it; there is a small race). */
 export function freePort(): Promise<number> {
+  return listenBriefly(0) as Promise<number>;
+}
+
+/** Listens on `port` (0: any) of the loopback interface and closes again: the port, or undefined if taken. */
+function listenBriefly(port: number): Promise<number | undefined> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.unref();
-    server.once('error', reject);
-    server.listen(0, LOOPBACK, () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolvePort(port));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' || error.code === 'EACCES' ? resolvePort(undefined) : reject(error),
+    );
+    server.listen(port, LOOPBACK, () => {
+      const { port: bound } = server.address() as AddressInfo;
+      server.close(() => resolvePort(bound));
     });
   });
+}
+
+/**
+ * The port a data folder's emulator listened on last time, when it is free again, else a free one; remembered in
+ * `<folder>/port`. Links people keep (the mail inbox's address) then survive a restart of the stack.
+ */
+export async function rememberedPort(folder: string): Promise<number> {
+  const file = join(folder, 'port');
+  const previous = existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : Number.NaN;
+  const port =
+    (Number.isInteger(previous) && previous > 0 && (await listenBriefly(previous))) || (await freePort());
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(file, `${port}\n`);
+  return port;
 }
 
 export interface FauxqsOptions {
@@ -117,33 +139,44 @@ async function listeningOnLoopback<T>(start: () => Promise<T>): Promise<T> {
 
 export interface SesEmulatorOptions {
   readonly port: number;
+  /** Keep the inbox in this folder across restarts (ses-inbox-file.ts); in memory when omitted. */
+  readonly dataDir?: string;
 }
 
 type SesServerFactory = (config?: { host?: string; port?: number }) => Promise<Server>;
 
 /**
  * aws-ses-v2-local: SES v1 and v2 SendEmail, a web inbox at `/`, the JSON store at `GET /store`,
- * `POST /clear-store`. Its store is module-global: two instances in one process share their mailbox.
+ * `POST /clear-store`. Its store is module-global: two instances in one process share their mailbox. With a
+ * `dataDir` the mailbox survives restarts (ses-inbox-file.ts).
  */
 export async function startSesEmulator(options: SesEmulatorOptions): Promise<RunningEmulator> {
   const load = createRequire(import.meta.url)('aws-ses-v2-local') as { default: SesServerFactory };
-  // Its listen() promise never rejects (a busy port surfaces as an uncaught 'error'), so at least never hang.
-  const server = await withTimeout(
-    load.default({ host: LOOPBACK, port: options.port }),
-    10_000,
-    `SES emulator did not listen on ${LOOPBACK}:${options.port}`,
-  );
-  const endpoint = `http://${LOOPBACK}:${options.port}`;
-  const health = await fetch(`${endpoint}/health-check`);
-  if (!health.ok) throw new Error(`SES emulator health check failed: ${health.status}`);
-  return {
-    endpoint,
-    stop: () =>
-      new Promise<void>((done, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : done()));
-      }),
-  };
+  // Mails of earlier runs are in the store before the first request can read it.
+  const inbox = options.dataDir ? keepInboxIn(options.dataDir) : undefined;
+  try {
+    // Its listen() promise never rejects (a busy port surfaces as an uncaught 'error'), so at least never hang.
+    const server = await withTimeout(
+      load.default({ host: LOOPBACK, port: options.port }),
+      10_000,
+      `SES emulator did not listen on ${LOOPBACK}:${options.port}`,
+    );
+    const endpoint = `http://${LOOPBACK}:${options.port}`;
+    const health = await fetch(`${endpoint}/health-check`);
+    if (!health.ok) throw new Error(`SES emulator health check failed: ${health.status}`);
+    return {
+      endpoint,
+      stop: () =>
+        new Promise<void>((done, reject) => {
+          inbox?.release();
+          server.closeAllConnections();
+          server.close((error) => (error ? reject(error) : done()));
+        }),
+    };
+  } catch (error) {
+    inbox?.release();
+    throw error;
+  }
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

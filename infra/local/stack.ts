@@ -5,7 +5,13 @@ import { resetEnvCache } from '../../shared/config/env.ts';
 import { resetPepperCache } from '../../shared/config/pepper.ts';
 import { resetDbClient } from '../../shared/db/client.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
-import { freePort, type RunningEmulator, startFauxqs, startSesEmulator } from './emulators.ts';
+import {
+  freePort,
+  rememberedPort,
+  type RunningEmulator,
+  startFauxqs,
+  startSesEmulator,
+} from './emulators.ts';
 import { type Gateway, startGateway } from './gateway.ts';
 import { prepareLambdaRuntime } from './lambda-runtime.ts';
 import { type Poller, startPoller } from './poller.ts';
@@ -82,7 +88,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       freePort().then((port) =>
         startFauxqs({ port, ...(options.dataDir ? { dataDir: join(options.dataDir, 'fauxqs') } : {}) }),
       ),
-      freePort().then((port) => startSesEmulator({ port })),
+      // A kept store keeps its inbox (mails and address) across restarts: its links are in people's hands.
+      (options.dataDir ? rememberedPort(join(options.dataDir, 'ses')) : freePort()).then((port) =>
+        startSesEmulator({ port, ...(options.dataDir ? { dataDir: join(options.dataDir, 'ses') } : {}) }),
+      ),
     ]);
     emulators.push(dynamodb, fauxqs, ses);
 

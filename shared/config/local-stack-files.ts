@@ -8,7 +8,7 @@ import { isAbsolute, join, resolve } from 'node:path';
  *   <data folder>/stack.lock    the pid of the stack using the folder (one stack per folder)
  *   <data folder>/stack.json    written once the stack is ready: its URLs, pid and function environment
  *   <data folder>/secrets.json  the local password pepper
- *   <data folder>/data/         the emulators' data (dynamodb/, fauxqs/)
+ *   <data folder>/data/         the emulators' data (dynamodb/, fauxqs/, ses/: the mail inbox and its port)
  *
  * The folder is `--data-dir DIR`, else LOCAL_DATA_DIR, else `.local` in the repository. A relative DIR is taken
  * from the directory the command was run in (npm's INIT_CWD; npm itself runs scripts from the repository root).
