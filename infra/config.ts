@@ -34,6 +34,11 @@ export interface StageConfig {
   };
   /** Browser origins allowed by the API's CORS preflight and by the media bucket's POST uploads. */
   readonly corsOrigins: readonly string[];
+  /**
+   * The client app's page for a link in an e-mail (`APP_LINK_TEMPLATE`): `{path}` is the page's path (`/u/bob`,
+   * `/feeds/2?comment_id=1`). Undefined = links on the API's own origin.
+   */
+  readonly appLinkTemplate: string | undefined;
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
   readonly logRetention: RetentionDays;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -53,6 +58,7 @@ const STAGES: Record<StageName, StageDefaults> = {
     mail: { from: 'community-dev@example.com', identity: 'address' },
     alarms: { email: undefined, serverErrorRatePercent: 5, functionErrors: 5 },
     corsOrigins: ['http://localhost:5173', 'https://dev.community.example.com'],
+    appLinkTemplate: 'https://dev.community.example.com{path}',
     throttle: { rateLimit: 50, burstLimit: 100 },
     logRetention: RetentionDays.TWO_WEEKS,
     logLevel: 'debug',
@@ -63,6 +69,7 @@ const STAGES: Record<StageName, StageDefaults> = {
     mail: { from: 'community@community.example.com', identity: 'domain' },
     alarms: { email: 'ops@community.example.com', serverErrorRatePercent: 1, functionErrors: 1 },
     corsOrigins: ['https://community.example.com'],
+    appLinkTemplate: 'https://community.example.com{path}',
     throttle: { rateLimit: 500, burstLimit: 1000 },
     logRetention: RetentionDays.THREE_MONTHS,
     logLevel: 'info',

@@ -40,6 +40,8 @@ export function catalogueFunction(
       CORS_ORIGINS: config.corsOrigins.join(','),
       LOG_LEVEL: config.logLevel,
       ...(context.publicBaseUrl === undefined ? {} : { PUBLIC_BASE_URL: context.publicBaseUrl }),
+      // Workers send e-mails with links too (digests): every function gets the app's page template.
+      ...(config.appLinkTemplate === undefined ? {} : { APP_LINK_TEMPLATE: config.appLinkTemplate }),
     },
   });
   fn.bindGrants(spec.grants, resources);

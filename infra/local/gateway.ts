@@ -32,6 +32,11 @@ export interface GatewayOptions {
   readonly corsOrigins?: string;
   readonly routes?: readonly RouteEntry[];
   readonly integrationTimeoutMs?: number;
+  /**
+   * Local pages answered before routing (the local stack's stand-ins for a client app's pages, app-pages.ts):
+   * true when it answered; false lets the request through to the API, as in the cloud.
+   */
+  readonly pages?: (request: IncomingMessage, url: URL, response: ServerResponse) => Promise<boolean>;
 }
 
 export interface Gateway {
@@ -81,6 +86,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       send(response, 413, { message: 'Request Entity Too Large' }, cors);
       return;
     }
+
+    if (await options.pages?.(request, url, response)) return;
 
     const underBase = url.pathname === API_BASE_PATH || url.pathname.startsWith(`${API_BASE_PATH}/`);
     const routePath = underBase ? url.pathname.slice(API_BASE_PATH.length) || '/' : url.pathname;

@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { resetEnvCache } from '../../shared/config/env.ts';
 import { resetPepperCache } from '../../shared/config/pepper.ts';
 import { resetDbClient } from '../../shared/db/client.ts';
+import { serveAppPage } from './app-pages.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import {
   freePort,
@@ -136,7 +137,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     resetPepperCache();
     resetDbClient();
 
-    gateway = await startGateway({ port: options.port, corsOrigins: environment.CORS_ORIGINS });
+    // The pages behind e-mail links while no client app is configured (app-pages.ts), on the gateway's origin.
+    let apiUrl = '';
+    gateway = await startGateway({
+      port: options.port,
+      corsOrigins: environment.CORS_ORIGINS,
+      pages: (request, url, response) => serveAppPage(request, url, response, apiUrl),
+    });
+    apiUrl = gateway.url;
     // Links in responses (paginator URLs) are built from this configured URL, never from request headers.
     const publicBaseUrl = { PUBLIC_BASE_URL: gateway.url };
     Object.assign(environment, publicBaseUrl);

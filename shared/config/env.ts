@@ -35,6 +35,18 @@ export const FunctionEnvironmentSchema = v.object({
    * built from it, never from request headers a client controls.
    */
   PUBLIC_BASE_URL: v.optional(v.string(), ''),
+  /**
+   * Where links in e-mails (digest, notification e-mails) open a client app's page: a URL with `{path}` in place
+   * of the page's path (`https://community.example.com{path}` gives `https://community.example.com/u/bob`). Empty:
+   * the API's own origin, where the local stack serves a page for each link (shared/domain/app-link.ts).
+   */
+  APP_LINK_TEMPLATE: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((template) => template === '' || template.includes('{path}'), 'APP_LINK_TEMPLATE needs {path}'),
+    ),
+    '',
+  ),
   /** Local stack and tests: secret values themselves. Cloud: empty, and the `*_SECRET_ID` variables name them. */
   PASSWORD_PEPPER: optionalString,
   CURSOR_KEY: optionalString,
@@ -79,6 +91,7 @@ export type DeployedEnvironment = Pick<
   | 'MAIL_FROM'
   | 'CORS_ORIGINS'
   | 'PUBLIC_BASE_URL'
+  | 'APP_LINK_TEMPLATE'
   | 'LOG_LEVEL'
 >;
 

@@ -18,7 +18,7 @@ const escapeHtml = (text: string) =>
 /**
  * The digest e-mail of one member: a plain-text part and an HTML part listing the newest unread notifications
  * (titles are members' words: escaped in HTML), a count of the rest, and the unsubscribe link that sets the digest
- * to `never`. Pure: the caller chooses the items and signs the link.
+ * to `never`. Pure: the caller chooses the items, says where their links go and signs the unsubscribe link.
  */
 export function composeDigest(input: {
   displayName: string;
@@ -26,7 +26,8 @@ export function composeDigest(input: {
   items: readonly NotificationItem[];
   /** More unread notifications than `items` holds (the list is capped). */
   more: boolean;
-  siteUrl: string;
+  /** The address people open for a notification's `action_url` (a client app's page: shared/domain/app-link.ts). */
+  link: (path: string) => string;
   unsubscribeUrl: string;
 }): DigestMail {
   const listed = input.items.slice(0, DIGEST_LISTED);
@@ -34,7 +35,7 @@ export function composeDigest(input: {
   const restLine = rest > 0 || input.more ? `…and ${input.more ? 'more' : rest} more.` : '';
   const count = input.more ? `${input.items.length}+` : String(input.items.length);
   const subject = `Your ${input.frequency} digest: ${count} unread notification${input.items.length === 1 ? '' : 's'}`;
-  const link = (item: NotificationItem) => `${input.siteUrl}${item.action_url}`;
+  const link = (item: NotificationItem) => input.link(item.action_url);
   const text = [
     `Hello ${input.displayName},`,
     '',

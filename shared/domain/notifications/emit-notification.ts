@@ -3,6 +3,7 @@ import { publish } from '../../integrations/queue-publisher.ts';
 import { logger } from '../../observability/logger.ts';
 import { businessMetrics } from '../../observability/metrics.ts';
 import { nowIso } from '../dates.ts';
+import { appLink } from '../app-link.ts';
 import { findUserById } from '../users/index.ts';
 import type { NotificationItem, NotificationType } from './notification-item.ts';
 import { wantsEmail } from './notification-preferences.ts';
@@ -95,7 +96,7 @@ async function enqueueMailIfWanted(item: NotificationItem): Promise<void> {
       dedupe_id: `notification-${item.id}`,
       to: recipient.email,
       subject: item.title || 'New notification',
-      text: [item.message, item.action_url].filter(Boolean).join('\n\n'),
+      text: [item.message, item.action_url && appLink(item.action_url)].filter(Boolean).join('\n\n'),
     });
   } catch (error) {
     logger.error('could not enqueue notification e-mail', { notificationId: item.id, error });

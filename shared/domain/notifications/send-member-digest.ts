@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { env } from '../../config/env.ts';
+import { appLink } from '../app-link.ts';
 import { sendMail } from '../../integrations/mailer.ts';
 import { findUserById } from '../users/index.ts';
 import { composeDigest, DIGEST_LISTED } from './compose-digest.ts';
@@ -53,7 +54,7 @@ export async function sendMemberDigest(message: {
       frequency,
       items: wanted.slice(0, DIGEST_LISTED),
       more: wanted.length > DIGEST_LISTED || unread.length === READ_LIMIT,
-      siteUrl: base.replace(/\/v2\/?$/, ''),
+      link: appLink,
       unsubscribeUrl: `${base}/notifications/digest/unsubscribe?token=${await unsubscribeToken(userId)}`,
     });
     const sesMessageId = await sendMail({ to: user.email, ...mail });
