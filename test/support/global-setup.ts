@@ -1,7 +1,7 @@
 /**
  * vitest globalSetup for the `integration` and `api` projects: starts the whole local stack (infra/local/stack.ts:
  * DynamoDB Local in memory, fauxqs for SQS + S3, the SES emulator, the local gateway and the SQS poller) on free
- * loopback ports with uniquely named resources, then hands it to tests twice: `inject('stack')` / `inject('apiUrl')`
+ * loopback ports with uniquely named resources, and a MariaDB server of its own (the migrations' source), then hands it to tests twice: `inject('stack')` / `inject('apiUrl')`
  * / `inject('sesUrl')`, and the function environment in `process.env` (which the forked test workers inherit, so
  * domain code called from a test reads the same names it reads in Lambda).
  *
@@ -15,6 +15,7 @@ import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import type { QueueName } from '../../shared/catalogue/index.ts';
 import { generatePepper, type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { beginTestMariaDb, type TestMariaDb } from './private-mariadb.ts';
 
 /** What tests get from `inject('stack')`; plain data (it crosses into worker processes). */
 export interface LocalStackInfo {
@@ -44,7 +45,7 @@ declare module 'vitest' {
 
 interface SharedStack {
   users: number;
-  ready: Promise<LocalStack>;
+  ready: Promise<{ stack: LocalStack; mariadb: TestMariaDb }>;
 }
 
 const KEY = Symbol.for('community-api.test.local-stack');
@@ -58,24 +59,42 @@ function assertLoopback(name: string, endpoint: string): void {
   }
 }
 
-async function startStack(): Promise<LocalStack> {
+async function startStack(): Promise<{ stack: LocalStack; mariadb: TestMariaDb }> {
   const run = randomBytes(4).toString('hex');
-  const stack = await startLocalStack({
-    port: 0,
-    names: {
-      table: `community-test-${run}`,
-      bucket: `community-media-test-${run}`,
-      queuePrefix: `community-test-${run}`,
-    },
-    pepper: generatePepper(),
-    // Redeliveries after a failed batch within seconds, so retry and DLQ tests stay fast.
-    pollerVisibilitySeconds: 1,
-    // The migration tests load a generated BuddyPress database here (MariaDB on loopback; a non-wp_ prefix).
-    buddypressUrl: `mysql://root@127.0.0.1:3306/community_bp_test_${run}`,
-    buddypressTablePrefix: 'bpt_',
-  });
+  // The migration tests' BuddyPress source: a MariaDB server of this run's own (private-mariadb.ts), starting
+  // beside the stack (whose environment only needs its address).
+  const mariadb = await beginTestMariaDb();
+  const [mariadbReady, stackStarted] = await Promise.allSettled([
+    mariadb.ready,
+    startLocalStack({
+      port: 0,
+      names: {
+        table: `community-test-${run}`,
+        bucket: `community-media-test-${run}`,
+        queuePrefix: `community-test-${run}`,
+      },
+      pepper: generatePepper(),
+      // Redeliveries after a failed batch within seconds, so retry and DLQ tests stay fast.
+      pollerVisibilitySeconds: 1,
+      // The migration tests load a generated BuddyPress database here (a non-wp_ prefix).
+      buddypressUrl: `${mariadb.url}/community_bp_test_${run}`,
+      buddypressTablePrefix: 'bpt_',
+    }),
+  ]);
+  if (stackStarted.status === 'rejected' || mariadbReady.status === 'rejected') {
+    if (stackStarted.status === 'fulfilled') await stackStarted.value.stop();
+    await mariadb.stop();
+    throw stackStarted.status === 'rejected'
+      ? stackStarted.reason
+      : (mariadbReady as PromiseRejectedResult).reason;
+  }
+  const stack = stackStarted.value;
   try {
-    for (const [name, endpoint] of Object.entries({ ...stack.endpoints, api: stack.apiUrl })) {
+    for (const [name, endpoint] of Object.entries({
+      ...stack.endpoints,
+      api: stack.apiUrl,
+      mariadb: mariadb.url,
+    })) {
       assertLoopback(name, endpoint);
     }
     for (const url of [
@@ -86,9 +105,10 @@ async function startStack(): Promise<LocalStack> {
     }
   } catch (error) {
     await stack.stop();
+    await mariadb.stop();
     throw error;
   }
-  return stack;
+  return { stack, mariadb };
 }
 
 function infoOf(stack: LocalStack): LocalStackInfo {
@@ -111,7 +131,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!holder[KEY]) holder[KEY] = { users: 0, ready: startStack() };
   const shared = holder[KEY];
   shared.users += 1;
-  const stack = await shared.ready;
+  const { stack, mariadb } = await shared.ready;
   Object.assign(process.env, stack.environment);
   project.provide('stack', infoOf(stack));
   project.provide('apiUrl', stack.apiUrl);
@@ -122,5 +142,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (shared.users > 0) return;
     delete holder[KEY];
     await stack.stop();
+    await mariadb.stop();
   };
 }
