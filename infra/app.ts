@@ -1,4 +1,5 @@
 import { App, Tags, Validations } from 'aws-cdk-lib';
+import { summarizeBundling } from './bundling-progress.ts';
 import { APP_CONTEXT, bundleFromContext, configFromContext } from './config.ts';
 import { APP_NAME } from './naming.ts';
 import { ProjectChecks } from './nag.ts';
@@ -9,6 +10,7 @@ const app = new App({ context: { ...APP_CONTEXT } });
 const tryGetContext = (key: string): unknown => app.node.tryGetContext(key);
 const config = configFromContext(tryGetContext);
 
+const bundling = summarizeBundling();
 createStacks(app, config, { bundle: bundleFromContext(tryGetContext) });
 
 Tags.of(app).add('app', APP_NAME);
@@ -19,3 +21,4 @@ Tags.of(app).add('stage', config.stage);
 Validations.of(app).addPlugins(new ProjectChecks({ verbose: true }));
 
 app.synth();
+bundling.done();

@@ -4,25 +4,10 @@
  * parse it); every message goes to standard error; exit 1 on any failure.
  */
 import { CliError } from './cli-error.ts';
+import { adminUsage, COMMAND_HELP, commandHelp } from './command-help.ts';
 import { DATA_DIR_OPTION } from '../../shared/config/local-stack-files.ts';
 import { loadStackEnvironment } from './load-stack-env.ts';
 import { type ParsedArgs, parseArgs, takeOption } from './parse-args.ts';
-
-const USAGE = `Usage: npm run --silent admin -- [--data-dir DIR] <command>
-  --data-dir DIR  the local stack to act on, by its data folder (default .local, or LOCAL_DATA_DIR)
-  user:create --login L --email E [--name "Display Name"] [--role administrator|member]
-              [--community-role admin|moderator|course_admin|course_creator] [--password P]
-  token:create --login L
-  token:revoke --token-id ID
-  password:revoke --login L
-  import FILE.json
-  import:recover [--import-id ID]
-  settings:set KEY VALUE
-  digest:run --frequency daily|weekly
-  migrate:start [--items groups,members,activities] [--skip-existing yes|no] [--preserve-dates yes|no]
-                [--avatars yes|no] [--covers yes|no]
-  migrate:status [--follow]
-  migrate:resume`;
 
 type Command = (args: ParsedArgs) => Promise<unknown>;
 
@@ -45,10 +30,21 @@ async function main(commandLine: readonly string[]): Promise<number> {
   // Before or after the command name: it chooses the stack, not an option of the command.
   const { value: dataDir, rest: argv } = takeOption(commandLine, DATA_DIR_OPTION);
   const [name, ...rest] = argv;
-  const load = name === undefined ? undefined : COMMANDS[name];
-  if (!load) {
-    process.stderr.write(`${name === undefined ? '' : `Unknown command "${name}".\n`}${USAGE}\n`);
+  const asksHelp = (args: readonly string[]) => args.some((arg) => arg === '--help' || arg === '-h');
+  // Help is what was asked for: standard output, exit 0, and nothing else is done.
+  if (name === undefined || name === 'help' || asksHelp([name])) {
+    (name === undefined ? process.stderr : process.stdout).write(`${adminUsage()}\n`);
+    return name === undefined ? 1 : 0;
+  }
+  const load = COMMANDS[name];
+  const help = COMMAND_HELP[name];
+  if (!load || !help) {
+    process.stderr.write(`Unknown command "${name}".\n${adminUsage()}\n`);
     return 1;
+  }
+  if (asksHelp(rest)) {
+    process.stdout.write(`${commandHelp(help)}\n`);
+    return 0;
   }
   // `--follow` is this CLI's one flag without a value.
   const args = parseArgs(rest.map((arg) => (arg === '--follow' ? '--follow=yes' : arg)));

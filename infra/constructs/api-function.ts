@@ -5,6 +5,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import {
   type ICommandHooks,
+  LogLevel,
   NodejsFunction,
   OutputFormat,
   SourceMapMode,
@@ -163,6 +164,8 @@ export class ApiFunction extends Construct {
             bundling: {
               // The local esbuild from node_modules: synth needs no Docker.
               forceDockerBundling: false,
+              // esbuild says nothing but warnings and errors (not each bundle's size: a hundred functions).
+              logLevel: LogLevel.WARNING,
               format: OutputFormat.ESM,
               minify: BUNDLE.minify,
               sourceMap: true,

@@ -38,6 +38,17 @@ export interface DynamoDbLocalOptions {
   readonly readyTimeoutMs?: number;
 }
 
+/** The major version of the `java` on PATH (`java -version`), or undefined when there is none. */
+export function javaMajorVersion(): number | undefined {
+  const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (result.status !== 0) return undefined;
+  const match = /version "(\d+)/.exec(`${result.stderr}${result.stdout}`);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** DynamoDB Local's jar runs on Java 17 or later. */
+export const MIN_JAVA_VERSION = 17;
+
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<RunningEmulator> {
   const storage = options.dataDir ? ['-sharedDb', '-dbPath', resolve(options.dataDir)] : ['-inMemory'];
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });

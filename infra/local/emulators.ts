@@ -39,6 +39,9 @@ export function freePort(): Promise<number> {
   return listenBriefly(0) as Promise<number>;
 }
 
+/** Whether `port` of the loopback interface can be listened on now. */
+export const portIsFree = async (port: number): Promise<boolean> => (await listenBriefly(port)) !== undefined;
+
 /** Listens on `port` (0: any) of the loopback interface and closes again: the port, or undefined if taken. */
 function listenBriefly(port: number): Promise<number | undefined> {
   return new Promise((resolvePort, reject) => {

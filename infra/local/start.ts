@@ -14,6 +14,8 @@ import { createUser } from '../../shared/domain/users/create-user.ts';
 import { findUserIdByUsername } from '../../shared/domain/users/user-repository.ts';
 import { startSchedules } from './schedules.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
+import { javaMajorVersion, MIN_JAVA_VERSION } from './dynamodb-local.ts';
+import { portIsFree } from './emulators.ts';
 import { generatePepper, type LocalStack, startLocalStack } from './stack.ts';
 
 /**
@@ -35,9 +37,18 @@ const FORCED_EXIT_MS = 10_000;
 const PARENT_CHECK_MS = 500;
 
 const USAGE = `usage: npm start [-- [--fresh] [--${DATA_DIR_OPTION} DIR]]
-  PORT            gateway port (default 3000)
   --${DATA_DIR_OPTION} DIR  the data folder (default .local; or ${DATA_DIR_VARIABLE}); one stack per folder
   --fresh         empty the data folder first
+environment:
+  PORT                      gateway port on 127.0.0.1 (default 3000)
+  LOG_LEVEL                 handlers' log level: debug, info, warn (default), error, silent
+  BUDDYPRESS_URL            the BuddyPress source of migrations, mysql://user:password@host:port/database
+  BUDDYPRESS_TABLE_PREFIX   its table prefix (default wp_)
+  BUDDYPRESS_UPLOADS_URL    its uploads folder (a path, file:// or s3://), for avatars and covers
+  APP_LINK_TEMPLATE         where e-mail links go, with {path} (default: pages of this stack)
+  OEMBED_PROVIDERS_EXTRA, OEMBED_ALLOW_HOSTS   local oEmbed experiments (README)
+example:
+  PORT=3001 npm start -- --${DATA_DIR_OPTION} .local-2
 `;
 
 interface StartOptions {
@@ -66,12 +77,26 @@ function parseStartArguments(argv: readonly string[]): StartOptions | 'help' {
 }
 
 class UsageError extends Error {}
+/** A check before anything started failed: one line says what and how to fix it. */
+class StartRefused extends Error {}
+
+const portInUse = (port: number) =>
+  `port ${port} is in use on 127.0.0.1; set PORT to another one (PORT=${port + 1} npm start)`;
 
 async function main(): Promise<void> {
   const options = parseStartArguments(process.argv.slice(2));
   if (options === 'help') {
     process.stdout.write(USAGE);
     return;
+  }
+  // Before anything starts: a taken port or a missing Java would otherwise show only after every emulator started.
+  if (!(await portIsFree(options.port))) throw new StartRefused(portInUse(options.port));
+  const java = javaMajorVersion();
+  if ((java ?? 0) < MIN_JAVA_VERSION) {
+    throw new StartRefused(
+      `DynamoDB Local needs Java ${MIN_JAVA_VERSION}+ (${java === undefined ? 'no java on PATH' : `java ${java} found`}); ` +
+        'install it: apt-get install openjdk-17-jre-headless',
+    );
   }
   mkdirSync(options.dataDir, { recursive: true });
   const lock = lockDataDir(options.dataDir);
@@ -193,8 +218,10 @@ main().catch((error: unknown) => {
     );
   } else if (error instanceof UsageError) {
     process.stderr.write(`npm start: ${error.message}\n${USAGE}`);
+  } else if (error instanceof StartRefused) {
+    process.stderr.write(`npm start: ${error.message}\n`);
   } else if ((error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
-    process.stderr.write(`npm start: port ${process.env.PORT ?? 3000} is in use; set PORT to another one.\n`);
+    process.stderr.write(`npm start: ${portInUse(Number(process.env.PORT ?? 3000))}\n`);
   } else {
     process.stderr.write(
       `npm start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -1,19 +1,34 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, usageError } from '../command-line.ts';
 import type { Fixture } from './generate.ts';
-import { loadBuddypressFixture } from './load.ts';
+import { FixtureRefused, loadBuddypressFixture } from './load.ts';
 import { imageCounts, writeBuddypressUploads } from './uploads.ts';
 
 /**
- * `npm run fixture:buddypress -- --database NAME --prefix P --groups N --members N --activities N [--seed S]
- * [--server mysql://root@127.0.0.1:3306] [--uploads DIR]`: creates a BuddyPress database in MariaDB and prints, as
- * JSON, the rows written and the counts a migration's `results` must show (decisions.md "Migrations"). With
- * `--uploads`, also its uploads folder in DIR (avatars, covers; point BUDDYPRESS_UPLOADS_URL at it) and the
- * images a copy must find (`expected_images`).
+ * `npm run fixture:buddypress -- --database NAME …`: creates a BuddyPress database in MariaDB and prints, as JSON,
+ * the rows written and the counts a migration's `results` must show (decisions.md "Migrations"). With `--uploads`,
+ * also its uploads folder (avatars, covers; point BUDDYPRESS_UPLOADS_URL at it) and the images a copy must find
+ * (`expected_images`). `--database` has no default, and a database this fixture did not create is never replaced
+ * (load.ts): the command cannot drop someone's `wordpress`.
  */
-const { values } = parseArgs({
+const USAGE = `usage: npm run fixture:buddypress -- --database NAME [options]
+  --database NAME     the database to create (required); one this fixture made before is replaced, any other
+                      existing database is refused
+  --prefix P          table prefix (default wp_)
+  --groups N          groups (default 20)
+  --members N         members (default 200)
+  --activities N      activity updates (default 1000)
+  --seed S            generator seed (default 20261123): the same seed gives the same rows
+  --server URL        the MariaDB server (default mysql://root@127.0.0.1:3306)
+  --uploads DIR       also write the site's uploads folder (avatars, covers) into DIR
+example:
+  npm run fixture:buddypress -- --database bp_demo --groups 5 --members 50 --activities 200
+  BUDDYPRESS_URL=mysql://root@127.0.0.1:3306/bp_demo npm start`;
+
+const { values } = commandLine({
+  usage: USAGE,
   options: {
-    database: { type: 'string', default: 'wordpress' },
+    database: { type: 'string' },
     prefix: { type: 'string', default: 'wp_' },
     groups: { type: 'string', default: '20' },
     members: { type: 'string', default: '200' },
@@ -23,12 +38,15 @@ const { values } = parseArgs({
     uploads: { type: 'string' },
   },
 });
+if (values.database === undefined || values.database === '') {
+  usageError(
+    USAGE,
+    '--database is required: the fixture creates that database (and never replaces one it did not make).',
+  );
+}
 const count = (name: string, value: string | undefined): number => {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) {
-    process.stderr.write(`--${name} must be a whole number\n`);
-    process.exit(2);
-  }
+  if (!Number.isInteger(n) || n < 0) usageError(USAGE, `--${name} must be a whole number`);
   return n;
 };
 const uploadsDir =
@@ -43,7 +61,19 @@ const size = {
   activities: count('activities', values.activities),
   seed: count('seed', values.seed),
 };
-const fixture: Fixture = await loadBuddypressFixture(size);
+let fixture: Fixture;
+try {
+  fixture = await loadBuddypressFixture(size);
+} catch (error) {
+  const reason =
+    error instanceof FixtureRefused ? error.message : `${values.server}: ${(error as Error).message}`;
+  const hint =
+    error instanceof FixtureRefused
+      ? ''
+      : ' (is MariaDB running there, and may that user connect? --server URL)';
+  process.stderr.write(`fixture:buddypress: ${reason}${hint}\n`);
+  process.exit(1);
+}
 const images = uploadsDir === undefined ? undefined : await writeBuddypressUploads(uploadsDir, fixture);
 process.stdout.write(
   `${JSON.stringify(
