@@ -9,10 +9,18 @@ const GLOBAL_SETUP = './test/support/global-setup.ts';
 const WORKER_ENV = './test/support/worker-env.ts';
 /** API test files that change site-wide settings (see the `api-settings` project). */
 const SETTINGS_TESTS = 'test/api/**/*.settings.test.ts';
+/**
+ * Test files at once (every project but `api-settings`, which runs its files alone). vitest's default is one
+ * fewer than the cores: one at a time on two. `npm test` asks for more (TEST_WORKERS, test/runner/steps.ts): the
+ * stack tests mostly wait on the emulators, so three at once fit on two cores. Set here rather than through
+ * VITEST_MAX_WORKERS, which would override `api-settings`' one as well.
+ */
+const WORKERS = Number(process.env.TEST_WORKERS) || undefined;
 
 export default defineConfig({
   test: {
     pool: 'forks',
+    ...(WORKERS ? { maxWorkers: WORKERS } : {}),
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -26,6 +34,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          // Many of these start processes (the CLI, npm start, workers): seconds each on a busy machine.
+          testTimeout: 120_000,
           globalSetup: [GLOBAL_SETUP],
           setupFiles: [WORKER_ENV],
         },

@@ -37,13 +37,13 @@ async function main(commandLine: readonly string[]): Promise<number> {
     return name === undefined ? 1 : 0;
   }
   const load = COMMANDS[name];
-  const help = COMMAND_HELP[name];
-  if (!load || !help) {
+  if (!load) {
     process.stderr.write(`Unknown command "${name}".\n${adminUsage()}\n`);
     return 1;
   }
   if (asksHelp(rest)) {
-    process.stdout.write(`${commandHelp(help)}\n`);
+    const help = COMMAND_HELP[name];
+    process.stdout.write(`${help ? commandHelp(help) : `usage: npm run --silent admin -- ${name} …`}\n`);
     return 0;
   }
   // `--follow` is this CLI's one flag without a value.

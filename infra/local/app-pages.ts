@@ -12,7 +12,6 @@ import { previewInvitation } from '../../shared/domain/invitations/index.ts';
  * - `GET /v2/invitations/{token}/accept` from a browser (it accepts `text/html`): the invitation e-mail's link.
  *   Accepting is a POST by the invited account; API clients (no `text/html`) still get the API's own answer, as
  *   in the cloud. The page shows the space and the invited address of a pending invitation.
- * - `/`: where everything is.
  *
  * Nothing here is part of the cloud API; the pages read nothing but the invitation a token opens.
  */
@@ -81,7 +80,6 @@ export async function appPage(request: PageRequest, apiUrl: string): Promise<App
     if (!(request.accept ?? '').includes('text/html')) return undefined;
     return invitationPage(decodeURIComponent(invitation[1]!), api);
   }
-  if (path === '/') return page(200, indexPage(api));
   const profile = /^\/u\/([^/]+)$/.exec(path);
   if (profile) return page(200, profilePage(decodeURIComponent(profile[1]!), api));
   const feed = /^\/feeds\/(\d+)$/.exec(path);
@@ -91,16 +89,6 @@ export async function appPage(request: PageRequest, apiUrl: string): Promise<App
   const lesson = /^\/courses\/(\d+)\/lessons\/(\d+)$/.exec(path);
   if (lesson) return page(200, lessonPage(lesson[1]!, lesson[2]!, commentId, api));
   return undefined;
-}
-
-function indexPage(api: string): PageContent {
-  return {
-    title: 'Community API, local stack',
-    what:
-      `The API is at <code>${escapeHtml(api)}</code>; its reference at <a href="${escapeHtml(api)}/docs">/v2/docs</a>. ` +
-      'Links in e-mails (profiles, feeds, invitations) open pages of this origin while no client app is configured.',
-    calls: [{ say: 'The OpenAPI document', command: `curl ${api}/openapi.json` }],
-  };
 }
 
 function profilePage(username: string, api: string): PageContent {

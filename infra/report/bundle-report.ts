@@ -184,4 +184,14 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+const USAGE = `usage: npm run report:bundles
+Bundles every function as the CDK does and prints each one's size, gzipped size and cold-process time beside a
+hello-world and a DynamoDB-only floor. Takes no options; REPORT_RUNS=N sets the cold starts measured (default 5).
+example: REPORT_RUNS=9 npm run report:bundles
+`;
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) process.stdout.write(USAGE);
+else if (args.length > 0) {
+  process.stderr.write(`report:bundles takes no arguments (got ${args.join(' ')})\n${USAGE}`);
+  process.exitCode = 2;
+} else await main();

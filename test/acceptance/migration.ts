@@ -1,7 +1,7 @@
 /**
  * The BuddyPress migration's acceptance at its own size (`npm run acceptance:migration [-- --groups N --members N
  * --activities N]`, default 200 / 5 000 / 50 000): what `npm test` checks on small data sets, checked again on
- * the data set the issue names, against MariaDB (127.0.0.1:3306, root) and a local stack of its own (the test
+ * the data set the issue names, against a MariaDB server and a local stack of its own (the test
  * stack redelivers after 1 s, which a chunk of this size outlasts). Prints each check and its figures; exits 1 if
  * any check fails. Never part of `npm test` (about ten minutes on two cores).
  *
@@ -17,7 +17,6 @@
  *    and exact aggregates (test/support/migration-driver.ts delivers the messages).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { parseArgs } from 'node:util';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import mysql from 'mysql2/promise';
 import { db, tableName } from '../../shared/db/client.ts';
@@ -31,20 +30,30 @@ import { startMigration } from '../../shared/domain/migrations/start-migration.t
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import { loadBuddypressFixture } from '../support/buddypress/load.ts';
+import { commandLine } from '../support/command-line.ts';
+import { startTestMariaDb } from '../support/private-mariadb.ts';
 import { aggregateMismatches } from '../support/migration-aggregates.ts';
 import { drive, usePrivateMigrationQueue } from '../support/migration-driver.ts';
 import { expectedResults } from '../support/migration-results.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2),
+const { values } = commandLine({
+  usage: `usage: npm run acceptance:migration [-- [--groups N] [--members N] [--activities N] [--sample N] [--server URL]]
+  --groups N, --members N, --activities N   the generated source (default 200 / 5000 / 50000)
+  --sample N     feeds read back through the API with every page of their comments (default 100)
+  --server URL   an existing MariaDB server (mysql://user:password@host:port) instead of one of its own
+example: npm run acceptance:migration -- --groups 20 --members 500 --activities 5000`,
   options: {
     groups: { type: 'string', default: '200' },
     members: { type: 'string', default: '5000' },
     activities: { type: 'string', default: '50000' },
     /** Feeds read through the API with all their comments. */
     sample: { type: 'string', default: '100' },
+    server: { type: 'string' },
   },
 });
+const mariadb = values.server
+  ? { url: values.server.replace(/\/+$/, ''), stop: async () => {} }
+  : await startTestMariaDb({ bufferPoolMb: 128 });
 const size = {
   groups: Number(values.groups),
   members: Number(values.members),
@@ -79,7 +88,13 @@ const differs = (what: string, got: unknown, want: unknown): string[] =>
 
 const load = async (idBase: number) => {
   const t = performance.now();
-  const fixture = await loadBuddypressFixture({ database, prefix: 'wp_', ...size, idBase });
+  const fixture = await loadBuddypressFixture({
+    database,
+    prefix: 'wp_',
+    serverUrl: mariadb.url,
+    ...size,
+    idBase,
+  });
   say(`source (ids from ${idBase}): ${JSON.stringify(fixture.rowCounts)} in ${since(t)}`);
   say(`  the mapping rules give ${JSON.stringify(fixture.expected)}`);
   return fixture;
@@ -91,7 +106,7 @@ const stack = await startLocalStack({
   port: 0,
   names: { table: `acceptance-${run}`, bucket: `acceptance-media-${run}`, queuePrefix: `acceptance-${run}` },
   pepper: generatePepper(),
-  buddypressUrl: `mysql://root@127.0.0.1:3306/${database}`,
+  buddypressUrl: `${mariadb.url}/${database}`,
   buddypressTablePrefix: 'wp_',
 });
 Object.assign(process.env, stack.environment, { LOG_LEVEL: 'silent' });
@@ -373,9 +388,10 @@ try {
   check('a worker killed mid-chunk: every aggregate moved exactly once', await aggregateMismatches(fixture));
 } finally {
   await stack.stop();
-  const connection = await mysql.createConnection({ uri: 'mysql://root@127.0.0.1:3306' });
+  const connection = await mysql.createConnection({ uri: mariadb.url });
   await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
   await connection.end();
+  await mariadb.stop();
 }
 
 say(

@@ -214,6 +214,14 @@ describe('operator CLI', () => {
     const final = JSON.parse(lines[0]!) as StatusBody;
     expect(final.status).toBe('completed');
     expect(final.migration!.results).toEqual(expectedResults(fixture));
+    // The progress ends on what the result counts, item by item.
+    for (const [item, result] of Object.entries(
+      final.migration!.results as Record<string, Record<string, number>>,
+    )) {
+      expect(followed.stderr).toContain(
+        `${item}: ${result.total}/${result.total} (${result.migrated} migrated, ${result.skipped} skipped, ${result.failed} failed)`,
+      );
+    }
     // Nothing to resume once the run has ended.
     const resume = await cli('migrate:resume');
     expect(resume.code).toBe(1);

@@ -1,6 +1,6 @@
 /**
  * BuddyPress migration throughput (`npm run bench -- migration [--groups N --members N --activities N]`, default
- * the acceptance size 200 / 5 000 / 50 000): a generated source in MariaDB (127.0.0.1:3306, root), a full run
+ * the acceptance size 200 / 5 000 / 50 000): a generated source in a MariaDB server of its own, a full run
  * through the local stack (start → `migrations` queue → the poller's workers, until the status says completed),
  * and bare BatchWriteItem loops into the same DynamoDB Local writing one item per row the run migrates:
  *
@@ -15,7 +15,6 @@
  * items at a time, each awaited before the next (retrying what comes back unprocessed). Prints the rates, the
  * ratios, the items the run wrote, and whether every count in `results` equals what the generator predicts.
  */
-import { parseArgs } from 'node:util';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/db/client.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
@@ -28,17 +27,28 @@ import { DEFAULT_SPACE_SETTINGS, storedMembership, storedSpace } from '../../sha
 import { renderMarkdown } from '../../shared/domain/text/index.ts';
 import type { Fixture } from '../support/buddypress/generate.ts';
 import { loadBuddypressFixture } from '../support/buddypress/load.ts';
+import { commandLine } from '../support/command-line.ts';
+import { startTestMariaDb } from '../support/private-mariadb.ts';
 import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';
 import { meterItemWrites } from './support/item-write-meter.ts';
 
-const { values } = parseArgs({
+const { values } = commandLine({
   args: process.argv.slice(3),
+  usage: `usage: npm run bench -- migration [--groups N] [--members N] [--activities N] [--server URL]
+  --groups N, --members N, --activities N   the generated source (default 200 / 5000 / 50000)
+  --server URL   an existing MariaDB server (mysql://user:password@host:port) instead of one of its own
+example: npm run bench -- migration --groups 20 --members 500 --activities 5000`,
   options: {
     groups: { type: 'string', default: '200' },
     members: { type: 'string', default: '5000' },
     activities: { type: 'string', default: '50000' },
+    server: { type: 'string' },
   },
 });
+// A MariaDB server of its own (private-mariadb.ts; its buffer pool MariaDB's default size), unless given one.
+const mariadb = values.server
+  ? { url: values.server.replace(/\/+$/, ''), stop: async () => {} }
+  : await startTestMariaDb({ bufferPoolMb: 128 });
 const size = {
   groups: Number(values.groups),
   members: Number(values.members),
@@ -52,7 +62,7 @@ const BENCH_ID = 900_000_000;
 const at = '2024-03-01T12:00:00.000Z';
 
 say(`source: generating ${JSON.stringify(size)} into ${database}`);
-const fixture = await loadBuddypressFixture({ database, prefix: 'wp_', ...size });
+const fixture = await loadBuddypressFixture({ database, prefix: 'wp_', serverUrl: mariadb.url, ...size });
 say(`source rows: ${JSON.stringify(fixture.rowCounts)}`);
 
 process.env.LOG_LEVEL = 'silent';
@@ -60,7 +70,7 @@ const stack = await startLocalStack({
   port: 0,
   names: { table: `bench-${run}`, bucket: `bench-media-${run}`, queuePrefix: `bench-${run}` },
   pepper: generatePepper(),
-  buddypressUrl: `mysql://root@127.0.0.1:3306/${database}`,
+  buddypressUrl: `${mariadb.url}/${database}`,
   buddypressTablePrefix: 'wp_',
 });
 Object.assign(process.env, stack.environment, { LOG_LEVEL: 'silent' });
@@ -138,9 +148,10 @@ try {
 } finally {
   await stack.stop();
   const mysql = await import('mysql2/promise');
-  const connection = await mysql.default.createConnection({ uri: 'mysql://root@127.0.0.1:3306' });
+  const connection = await mysql.default.createConnection({ uri: mariadb.url });
   await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
   await connection.end();
+  await mariadb.stop();
 }
 
 /** Feeds, comments, memberships and spaces as the migration builds them, interleaved in the predicted proportions. */

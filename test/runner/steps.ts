@@ -31,7 +31,7 @@ export const LANES: readonly (readonly Step[])[] = [
   [
     vitest('stack-tests', ['integration', 'api', 'api-settings'], {
       needs: ['java', 'mariadb', 'chromium'],
-      env: { VITEST_MAX_WORKERS: '3' },
+      env: { TEST_WORKERS: '3' },
     }),
   ],
   [

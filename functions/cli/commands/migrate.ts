@@ -83,6 +83,29 @@ export async function migrateStatusCommand(args: ParsedArgs) {
   return status;
 }
 
+/**
+ * The bars end on what the result counts: each item's `total` (migrated + skipped + failed) of `results`, with the
+ * three parts beside it, not the source's row count the running status estimated (rows the run never counts, such
+ * as comments whose activity is not migrated, are in that estimate).
+ */
+function finishBars(byItem: Map<string, SingleBar>, status: Awaited<ReturnType<typeof readStatus>>): void {
+  const results = status.status === 'completed' ? status.migration.results : {};
+  for (const [item, bar] of byItem) {
+    const result = (
+      results as Record<string, { total: number; migrated: number; skipped: number; failed: number }>
+    )[item];
+    if (!result) {
+      bar.stop();
+      continue;
+    }
+    const parts = `${result.migrated} migrated, ${result.skipped} skipped, ${result.failed} failed`;
+    bar.setTotal(result.total);
+    bar.update(result.total, { step: parts });
+    // Without a terminal the bars draw nothing: the end state still reaches standard error, one line an item.
+    if (!process.stderr.isTTY) process.stderr.write(`${item}: ${result.total}/${result.total} (${parts})\n`);
+  }
+}
+
 async function follow(): Promise<Awaited<ReturnType<typeof readStatus>>> {
   const bars = new MultiBar(
     {
@@ -98,7 +121,7 @@ async function follow(): Promise<Awaited<ReturnType<typeof readStatus>>> {
     for (;;) {
       const status = await readStatus();
       if (status.status !== 'in_progress') {
-        for (const bar of byItem.values()) bar.update(bar.getTotal());
+        finishBars(byItem, status);
         return status;
       }
       const { progress, current_step: step } = status.migration;
