@@ -9,7 +9,7 @@ import { api, createTestUser, type TestUser } from './api.ts';
 export function testSource(): { serverUrl: string; database: string; prefix: string } {
   const url = new URL(process.env.BUDDYPRESS_URL ?? '');
   return {
-    serverUrl: `${url.protocol}//${url.username}@${url.host}`,
+    serverUrl: `${url.protocol}//${url.username}${url.password ? `:${url.password}` : ''}@${url.host}`,
     database: url.pathname.slice(1),
     prefix: process.env.BUDDYPRESS_TABLE_PREFIX ?? 'wp_',
   };
