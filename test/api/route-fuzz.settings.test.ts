@@ -172,6 +172,27 @@ async function send(route: RouteEntry, request: FuzzRequest, as: TestUser) {
   });
 }
 
+/**
+ * Requests valid in every part of their schemas (validRequestArbitrary), sent until one gets past validation (at
+ * most PROBES, usually the first): the schemas cannot say everything validation checks (a title that is only
+ * spaces, a parent that does not exist), so a short run (`npm run fuzz -- --cases 5`) still reaches every route's
+ * use case, and the last test's check holds for any number of cases. Each answer is judged like the others.
+ */
+const PROBES = 10;
+async function probeValid(route: RouteEntry, operation: Json): Promise<void> {
+  const key = `${route.method} ${route.path}`;
+  const candidates = fc.sample(validRequestArbitrary(route.path, operation, context), {
+    numRuns: PROBES,
+    seed: SEED,
+  });
+  for (const request of candidates) {
+    const response = await send(route, request, admin);
+    outcomes.add(key, response);
+    expectContractAnswer(response, { operation, request: describeRequest(route, request, 'administrator') });
+    if (response.status < 400 || !VALIDATION_CODES.has(response.body?.code)) return;
+  }
+}
+
 describe('every route, fuzzed from its OpenAPI description', () => {
   it('covers every catalogued route (the served document describes each one)', () => {
     for (const route of ROUTES) {
@@ -199,16 +220,9 @@ describe('every route, fuzzed from its OpenAPI description', () => {
             expectContractAnswer(response, answer);
           }
         }),
-        {
-          seed: SEED,
-          numRuns: casesFor(operation),
-          endOnFailure: true,
-          // The first case is valid in every part, so a short run also reaches past validation on every route.
-          examples: fc
-            .sample(validRequestArbitrary(route.path, operation, context), { numRuns: 1, seed: SEED })
-            .map((request) => [request] as [FuzzRequest]),
-        },
+        { seed: SEED, numRuns: casesFor(operation), endOnFailure: true },
       );
+      await probeValid(route, operation);
     },
     ROUTE_TIMEOUT_MS,
   );

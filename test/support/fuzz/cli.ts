@@ -9,7 +9,8 @@ import { commandLine, usageError } from '../command-line.ts';
  */
 const USAGE = `usage: npm run fuzz -- [--cases N] [--seed S]
   --cases N   generated requests per route, each sent as a member and as an administrator (default 1000;
-              npm test uses 150); the first is valid in every part, the rest valid, boundary or hostile
+              npm test uses 150): valid, boundary or hostile; then requests valid in every part until one
+              gets past validation
   --seed S    another seed than npm test's fixed one (fast-check prints the seed of a failure to replay it)
 example:
   npm run fuzz -- --cases 2000 --seed 42`;

@@ -193,9 +193,9 @@ export function requestArbitrary(
 }
 
 /**
- * Requests whose every part is valid for the operation's schemas (path and query parameters, a JSON body): the
- * first case of every route's fuzz, so even a short run (`npm run fuzz -- --cases 5`) sends each route something
- * its validation lets through.
+ * Requests whose every part is valid for the operation's schemas (path and query parameters, a JSON body), which
+ * the route fuzz sends until one gets past validation: even a short run (`npm run fuzz -- --cases 5`) reaches
+ * every route's use case.
  */
 export function validRequestArbitrary(
   template: string,
