@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * Benchmark entry: `npm run bench -- <name> [options]` runs test/bench/<name>.ts. Benchmarks print figures and are
  * never part of `npm test`. `--help` lists them (and `<name> --help` one benchmark's options) without running one.
  */
-const BENCHES: Record<string, { about: string; options?: string[] }> = {
+const BENCHES: Record<string, { about: string; options?: string[]; example?: string }> = {
   notifications: { about: 'notification list and unread count cost at 1 000 and 100 000 notifications' },
   'notifications-bulk': { about: 'mark-all-read and delete-all of 1 000 and 100 000 notifications' },
   feeds: { about: 'GET /feeds page 1 cost at 1 000 and 100 000 feeds, unfiltered and filtered' },
@@ -20,7 +20,9 @@ const BENCHES: Record<string, { about: string; options?: string[] }> = {
       '--groups N       groups (default 200)',
       '--members N      members (default 5000)',
       '--activities N   activity updates (default 50000)',
+      '--server URL     an existing MariaDB server (mysql://user:password@host:port)',
     ],
+    example: 'npm run bench -- migration --groups 20 --members 500 --activities 5000',
   },
 };
 
@@ -48,6 +50,7 @@ if (asksHelp(rest)) {
       `usage: npm run bench -- ${name}${bench.options ? ' [options]' : ''}`,
       bench.about,
       ...(bench.options ?? []).map((line) => `  ${line}`),
+      `example: ${bench.example ?? `npm run bench -- ${name}`}`,
     ].join('\n') + '\n',
   );
   process.exit(0);
