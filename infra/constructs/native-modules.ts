@@ -24,11 +24,11 @@ export function nativeModuleHooks(modules: readonly NativeModule[], projectRoot:
     beforeInstall: () => [],
     // The asset folder gets its own package.json first: without one npm walks up to the nearest project (this
     // repository, when cdk.out sits inside it) and would install there, pruning its dev dependencies. Its summary
-    // line goes nowhere; errors still reach the synth's output.
+    // line goes nowhere (standard output to /dev/null); errors still reach the synth's output.
     afterBundling: (_inputDir: string, outputDir: string) => [
       `cd "${outputDir}" && printf '{"private":true}\\n' > package.json && ` +
-        `npm install --no-save --no-package-lock --omit=dev --no-audit --no-fund ` +
-        `--prefer-offline --os=linux --cpu=arm64 --libc=glibc --loglevel=error ${specs} >/dev/null`,
+        `npm install >/dev/null --no-save --no-package-lock --omit=dev --no-audit --no-fund --loglevel=error ` +
+        `--prefer-offline --os=linux --cpu=arm64 --libc=glibc ${specs}`,
     ],
   };
 }

@@ -38,6 +38,14 @@ async function stopStack(stack: NpmStart): Promise<void> {
   expect(await waitUntilGone(tree)).toEqual([]);
 }
 
+async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('npm start did not print its addresses');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function inbox(sesUrl: string): Promise<Array<{ messageId: string; subject: string }>> {
   const response = await fetch(`${sesUrl}/store`);
   return ((await response.json()) as { emails: Array<{ messageId: string; subject: string }> }).emails;
@@ -64,6 +72,8 @@ describe('the mail inbox of npm start', () => {
     const second = await startStack(port);
     const after = stackFile().sesUrl;
     expect(after).toBe(before);
+    // Printed after `ready`: wait for the line itself.
+    await until(() => second.output().includes('\nopenapi '));
     expect(second.output()).toContain(`mail inbox ${after}/`);
     const kept = (await inbox(after)).filter((mail) => mail.messageId === sent.MessageId);
     expect(kept).toEqual([expect.objectContaining({ subject })]);

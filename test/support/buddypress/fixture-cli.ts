@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { commandLine, usageError } from '../command-line.ts';
 import type { Fixture } from './generate.ts';
-import { FixtureRefused, loadBuddypressFixture } from './load.ts';
+import { loadBuddypressFixture } from './load.ts';
 import { imageCounts, writeBuddypressUploads } from './uploads.ts';
 
 /**
@@ -65,12 +65,11 @@ let fixture: Fixture;
 try {
   fixture = await loadBuddypressFixture(size);
 } catch (error) {
-  const reason =
-    error instanceof FixtureRefused ? error.message : `${values.server}: ${(error as Error).message}`;
-  const hint =
-    error instanceof FixtureRefused
-      ? ''
-      : ' (is MariaDB running there, and may that user connect? --server URL)';
+  const code = (error as { code?: string }).code ?? '';
+  const unreachable =
+    /^(ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ER_ACCESS_DENIED_ERROR|ER_DBACCESS_DENIED_ERROR)$/.test(code);
+  const reason = unreachable ? `${values.server}: ${(error as Error).message}` : (error as Error).message;
+  const hint = unreachable ? ' (is MariaDB running there, and may that user connect? --server URL)' : '';
   process.stderr.write(`fixture:buddypress: ${reason}${hint}\n`);
   process.exit(1);
 }
