@@ -95,7 +95,8 @@ export function ensurePrerequisites(
 function missingLines(missing: readonly Need[]): string[] {
   return missing.map((need) => {
     const requirement = REQUIREMENTS[need];
-    const install = `apt-get install ${requirement.packages.join(' ')}`;
+    const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
+    const install = `${sudo}apt-get install ${requirement.packages.join(' ')}`;
     return `missing: ${requirement.what}; install it with \`${install}\`${requirement.alternative ? ` (${requirement.alternative})` : ''}`;
   });
 }
