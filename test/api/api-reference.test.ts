@@ -8,7 +8,7 @@ import { api, apiUrl } from '../support/api.ts';
 
 /**
  * The API reference page (`GET /v2/docs`) in a real browser: Debian's Chromium driven by playwright-core (the
- * browser is a system package, installed by `.ci/run` when missing; nothing is downloaded). The browser may
+ * browser is a system package, installed by `npm test` when missing; nothing is downloaded). The browser may
  * reach loopback only: every other request is refused and recorded, and DNS resolves nothing else, so the test
  * proves the page works offline. The screenshot goes to `test-output/` (git-ignored).
  */
