@@ -48,7 +48,9 @@ export async function runStep(step: Step): Promise<StepResult> {
     : [];
   const started = performance.now();
   const output = createWriteStream(log);
-  const child = spawn(join(ROOT, 'node_modules', '.bin', program!), [...args, ...reporting], {
+  // A program of node_modules/.bin (vitest, tsc, biome, tsx), else one on PATH (`npm run test:…`).
+  const local = join(ROOT, 'node_modules', '.bin', program!);
+  const child = spawn(existsSync(local) ? local : program!, [...args, ...reporting], {
     cwd: ROOT,
     env: { ...process.env, ...step.env, FORCE_COLOR: '0', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],

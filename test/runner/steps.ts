@@ -11,7 +11,7 @@ import type { Need } from './prerequisites.ts';
  */
 export interface Step {
   readonly name: string;
-  /** A program from node_modules/.bin and its arguments. */
+  /** A program (node_modules/.bin first, then PATH) and its arguments, e.g. `['npm', 'run', 'test:bundled']`. */
   readonly command: readonly string[];
   /** What the machine must have first (prerequisites.ts). */
   readonly needs?: readonly Need[];
