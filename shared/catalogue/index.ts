@@ -38,6 +38,8 @@ export const ROUTES: readonly RouteEntry[] = [
 export { FALLBACK_ROUTE, REFERENCE_SCRIPT_FILE } from './routes/platform.ts';
 export type { CatalogueRoute, Grants, QueueEntry, RouteEntry } from './routes/route.ts';
 export {
+  DEFAULT_OLDEST_MESSAGE_ALARM_SECONDS,
+  MESSAGE_RETENTION_SECONDS,
   QUEUE_NAMES,
   QUEUES,
   type QueueName,

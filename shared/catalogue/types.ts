@@ -81,6 +81,11 @@ export interface QueueEntryOf<N extends string, Q extends string, S extends stri
   readonly memoryMb?: number;
   /** Caps concurrent batches so a backlog cannot starve the API or exceed a downstream rate (SES). */
   readonly maxConcurrency?: number;
+  /**
+   * Age in seconds of the oldest waiting message that raises the queue's alarm.
+   * @default DEFAULT_OLDEST_MESSAGE_ALARM_SECONDS (one hour)
+   */
+  readonly oldestMessageAlarmSeconds?: number;
   /** Native packages the worker needs at run time, as `RouteEntryOf.nativeModules`. */
   readonly nativeModules?: readonly NativeModule[];
 }

@@ -74,6 +74,10 @@ describe('queues', () => {
       const dlq = byName.get(deadLetterQueueName('dev', entry.name));
       expect(queue?.Properties?.RedrivePolicy).toMatchObject({ maxReceiveCount: entry.maxReceiveCount });
       expect(dlq?.Properties?.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+      // A work queue keeps a message at least as long as its DLQ: a backlog is never dropped undead-lettered.
+      expect(queue?.Properties?.MessageRetentionPeriod).toBeGreaterThanOrEqual(
+        dlq?.Properties?.MessageRetentionPeriod as number,
+      );
       for (const q of [queue, dlq]) expect(q?.Properties?.SqsManagedSseEnabled).toBe(true);
 
       const consumer = fns.find(
@@ -98,12 +102,26 @@ describe('alarms', () => {
   const { templates, functions } = synthApp('synthetic');
   const alarms = Object.values(resources(templates.monitoring, 'AWS::CloudWatch::Alarm'));
 
-  it('should alarm on every DLQ, the API 5xx rate, and each function errors and throttles, to the topic', () => {
-    // One per DLQ, one 5xx rate, two per function.
-    expect(alarms).toHaveLength(SYNTHETIC_QUEUES.length + 1 + 2 * functions.length);
+  it('should alarm on every DLQ, the oldest message of every queue, the API 5xx rate, and each function errors and throttles, to the topic', () => {
+    // One per DLQ, one per work queue's oldest message, one 5xx rate, two per function.
+    expect(alarms).toHaveLength(2 * SYNTHETIC_QUEUES.length + 1 + 2 * functions.length);
     const [topicId] = Object.keys(resources(templates.monitoring, 'AWS::SNS::Topic'));
     for (const alarm of alarms) expect(alarm.Properties?.AlarmActions).toEqual([{ Ref: topicId }]);
   });
+
+  it.each(SYNTHETIC_QUEUES.map((q) => [q.name] as const))(
+    'should alarm when the oldest message of the %s work queue waits longer than its threshold',
+    (name) => {
+      const ages = alarms.filter(
+        (alarm) =>
+          alarm.Properties?.MetricName === 'ApproximateAgeOfOldestMessage' &&
+          JSON.stringify(alarm.Properties?.Dimensions) ===
+            JSON.stringify([{ Name: 'QueueName', Value: queueName('dev', name) }]),
+      );
+      expect(ages).toHaveLength(1);
+      expect(ages[0]?.Properties?.Threshold).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe('limits and cdk-nag', () => {
