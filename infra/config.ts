@@ -13,8 +13,11 @@ export interface StageConfig {
   /** Undefined = environment-agnostic stacks (synth needs no credentials). */
   readonly account: string | undefined;
   readonly region: string;
-  /** Custom domain for the API; undefined = the gateway's execute-api URL. */
-  readonly domainName: string | undefined;
+  /**
+   * The API's custom domain, created by the app (certificate, domain, API mapping, alias records); undefined = no
+   * domain, and clients (and the links functions build) use the HTTP API's own execute-api endpoint.
+   */
+  readonly customDomain: CustomDomainConfig | undefined;
   readonly mail: {
     /** The `From` address every message uses (`MAIL_FROM`). */
     readonly from: string;
@@ -35,6 +38,14 @@ export interface StageConfig {
   /** Browser origins allowed by the API's CORS preflight and by the media bucket's POST uploads. */
   readonly corsOrigins: readonly string[];
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
+  /**
+   * Reserved concurrency of functions that must not be starved. The authorizer runs before every protected
+   * request: its reservation is a floor no burst elsewhere can take (and also its ceiling, so it is sized well
+   * above `throttle.rateLimit` x its duration of a few tens of milliseconds). Undefined = none: an account
+   * with a low concurrency quota (new accounts may have 10) cannot reserve any, and the deploy would fail.
+   * Workers reserve theirs in the catalogue (`QueueEntry.reservedConcurrency`).
+   */
+  readonly reservedConcurrency: { readonly authorizer: number | undefined };
   readonly logRetention: RetentionDays;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   /**
@@ -45,25 +56,43 @@ export interface StageConfig {
   readonly buddypressUploadsBucket: string | undefined;
 }
 
+export interface CustomDomainConfig {
+  /** e.g. `api.community.example.com`. */
+  readonly name: string;
+  /**
+   * The Route 53 public hosted zone the name lives in: the certificate is DNS-validated through it and the alias
+   * records are written there. Both id and name are given, so synth needs no AWS lookup (no credentials).
+   */
+  readonly hostedZoneId: string;
+  readonly hostedZoneName: string;
+}
+
 type StageDefaults = Omit<StageConfig, 'stage' | 'account' | 'region'>;
 
 const STAGES: Record<StageName, StageDefaults> = {
   dev: {
-    domainName: undefined,
+    customDomain: undefined,
     mail: { from: 'community-dev@example.com', identity: 'address' },
     alarms: { email: undefined, serverErrorRatePercent: 5, functionErrors: 5 },
     corsOrigins: ['http://localhost:5173', 'https://dev.community.example.com'],
     throttle: { rateLimit: 50, burstLimit: 100 },
+    reservedConcurrency: { authorizer: 10 },
     logRetention: RetentionDays.TWO_WEEKS,
     logLevel: 'debug',
     buddypressUploadsBucket: undefined,
   },
   prod: {
-    domainName: 'api.community.example.com',
+    // The zone id is the placeholder of this example configuration: put the id of your own public zone here.
+    customDomain: {
+      name: 'api.community.example.com',
+      hostedZoneId: 'Z0EXAMPLE00000000000',
+      hostedZoneName: 'community.example.com',
+    },
     mail: { from: 'community@community.example.com', identity: 'domain' },
     alarms: { email: 'ops@community.example.com', serverErrorRatePercent: 1, functionErrors: 1 },
     corsOrigins: ['https://community.example.com'],
     throttle: { rateLimit: 500, burstLimit: 1000 },
+    reservedConcurrency: { authorizer: 100 },
     logRetention: RetentionDays.THREE_MONTHS,
     logLevel: 'info',
     buddypressUploadsBucket: undefined,

@@ -86,6 +86,8 @@ export interface ApiFunctionProps {
    * @default DEFAULT_TIMEOUT_SECONDS (29)
    */
   readonly timeoutSeconds?: number;
+  /** Reserved concurrency; undefined = none (the function shares the account's unreserved pool). */
+  readonly reservedConcurrency?: number | undefined;
   /** Variables every function gets; grant-specific ones (bucket, queue URLs, secret ids) are added by `bind*`. */
   readonly environment: Pick<
     DeployedEnvironment,
@@ -141,6 +143,9 @@ export class ApiFunction extends Construct {
       logGroup: this.logGroup,
       role: this.role,
       environment: { ...props.environment },
+      ...(props.reservedConcurrency === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrency }),
     } satisfies Partial<lambda.FunctionProps>;
 
     const hooks = [

@@ -28,6 +28,7 @@ export function catalogueFunction(
     functionName: functionName(config.stage, spec.id),
     memoryMb: spec.memoryMb,
     timeoutSeconds: spec.timeoutSeconds,
+    reservedConcurrency: spec.reservedConcurrency,
     logRetention: config.logRetention,
     bundle: context.bundle,
     nativeModules: spec.nativeModules ?? [],

@@ -52,7 +52,8 @@ export class MonitoringStack extends Stack {
       }).addAlarmAction(action);
     };
 
-    for (const queue of props.queues ?? QUEUES) {
+    const queues: readonly QueueEntry[] = props.queues ?? QUEUES;
+    for (const queue of queues) {
       // Any message in a DLQ is a failure nobody has looked at yet.
       alarm(`${queue.name}DeadLetters`, {
         metric: new cloudwatch.Metric({

@@ -55,6 +55,8 @@ export const QUEUES = [
     timeoutSeconds: 300,
     maxReceiveCount: 3,
     maxConcurrency: 4,
+    // Minutes of writes per chunk, for hours: never more than these four at once, whatever else happens.
+    reservedConcurrency: 4,
   },
 ] as const satisfies readonly QueueEntryOf<string, string, SecretName>[];
 

@@ -82,6 +82,12 @@ export interface QueueEntryOf<N extends string, Q extends string, S extends stri
   /** Caps concurrent batches so a backlog cannot starve the API or exceed a downstream rate (SES). */
   readonly maxConcurrency?: number;
   /**
+   * Reserved concurrency of the worker: at most this many run at once, whatever invokes them, so a long backlog
+   * can never take the concurrency the API's functions need. At least `maxConcurrency` (else the event source
+   * would be throttled). Undefined = none.
+   */
+  readonly reservedConcurrency?: number;
+  /**
    * Age in seconds of the oldest waiting message that raises the queue's alarm.
    * @default DEFAULT_OLDEST_MESSAGE_ALARM_SECONDS (one hour)
    */
