@@ -64,6 +64,8 @@ export { SECRET_NAMES, SECRETS, type SecretIdVariable, type SecretName } from '.
 export {
   API_BASE_PATH,
   type AccessLevel,
+  type BucketAccess,
+  type BucketPrefix,
   DEFAULT_MEMORY_MB,
   DEFAULT_TIMEOUT_SECONDS,
   type HttpMethod,

@@ -45,7 +45,7 @@ export const QUEUES = [
     entry: 'functions/workers/run-migration.ts',
     grants: {
       table: 'readWrite',
-      bucket: 'readWrite',
+      bucket: { write: ['media/'] },
       sendTo: ['migrations'],
       secrets: ['buddypressSource'],
       sourceUploads: 'read',

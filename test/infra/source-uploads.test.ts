@@ -92,7 +92,7 @@ describe('BuddyPress uploads bucket (stage setting buddypressUploadsBucket)', ()
 
   it('gives the migrations worker the media bucket and sharp, to store the copies re-encoded', () => {
     const worker = allFunctionSpecs().find((spec) => spec.id === 'migrationsWorker');
-    expect(worker?.grants.bucket).toBe('readWrite');
+    expect(worker?.grants.bucket).toEqual({ write: ['media/'] });
     expect(worker?.nativeModules).toEqual(['sharp']);
   });
 });

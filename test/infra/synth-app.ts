@@ -41,7 +41,7 @@ export const SYNTHETIC_ROUTES: readonly RouteEntry[] = [
     entry: 'x.ts',
     grants: {
       table: 'readWrite',
-      bucket: 'readWrite',
+      bucket: { read: ['pending/'], write: ['media/'], delete: ['pending/', 'media/'] },
       sendTo: ['mail'],
       mailer: true,
       secrets: ['buddypressSource'],
@@ -55,7 +55,7 @@ export const SYNTHETIC_ROUTES: readonly RouteEntry[] = [
     path: '/media/{id}',
     access: 'owner',
     entry: 'x.ts',
-    grants: { bucket: 'read' },
+    grants: { bucket: { read: ['media/'] } },
   },
   {
     operationId: 'startMigration',
