@@ -9,6 +9,11 @@ const GLOBAL_SETUP = './test/support/global-setup.ts';
 const WORKER_ENV = './test/support/worker-env.ts';
 /** API test files that change site-wide settings (see the `api-settings` project). */
 const SETTINGS_TESTS = 'test/api/**/*.settings.test.ts';
+/**
+ * API test files that inject a fault into the functions' own process (an in-process gateway of their own): there is
+ * no such process in the bundled mode.
+ */
+const IN_PROCESS_ONLY = ['test/api/invitations-email-failure.test.ts'];
 
 export default defineConfig({
   test: {
@@ -56,6 +61,33 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000 },
+      },
+      // The same API tests against the bundled mode (`npm run test:bundled`): each function from its synthesized
+      // asset in its own processes, under its synthesized IAM policy. Not in `npm test`'s default run.
+      {
+        extends: true,
+        test: {
+          name: 'api-bundled',
+          include: ['test/api/**/*.test.ts'],
+          exclude: [SETTINGS_TESTS, ...IN_PROCESS_ONLY],
+          globalSetup: [GLOBAL_SETUP],
+          setupFiles: [WORKER_ENV],
+          // Cold starts are processes here: the first call of each function takes a moment more.
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'api-settings-bundled',
+          include: [SETTINGS_TESTS],
+          exclude: IN_PROCESS_ONLY,
+          globalSetup: [GLOBAL_SETUP],
+          setupFiles: [WORKER_ENV],
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+          testTimeout: 60_000,
+        },
       },
     ],
   },

@@ -1,5 +1,5 @@
 import { App, Tags, Validations } from 'aws-cdk-lib';
-import { APP_CONTEXT, bundleFromContext, configFromContext } from './config.ts';
+import { APP_CONTEXT, bundleFromContext, configFromContext, nativeTargetFromContext } from './config.ts';
 import { APP_NAME } from './naming.ts';
 import { ProjectChecks } from './nag.ts';
 import { ResourceBudget } from './resource-budget.ts';
@@ -10,7 +10,10 @@ const app = new App({ context: { ...APP_CONTEXT } });
 const tryGetContext = (key: string): unknown => app.node.tryGetContext(key);
 const config = configFromContext(tryGetContext);
 
-createStacks(app, config, { bundle: bundleFromContext(tryGetContext) });
+createStacks(app, config, {
+  bundle: bundleFromContext(tryGetContext),
+  nativeTarget: nativeTargetFromContext(tryGetContext),
+});
 
 Tags.of(app).add('app', APP_NAME);
 Tags.of(app).add('stage', config.stage);

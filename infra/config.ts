@@ -137,6 +137,18 @@ export function bundleFromContext(tryGetContext: (key: string) => unknown): bool
 }
 
 /**
+ * `-c nativeTarget=host`: native packages (sharp) are installed for this machine instead of Lambda's linux-arm64,
+ * for the local bundled mode (`npm start -- --bundled`), which runs the assets here. Such an assembly is written to
+ * its own folder and never deployed.
+ */
+export function nativeTargetFromContext(tryGetContext: (key: string) => unknown): 'lambda' | 'host' {
+  const value = String(tryGetContext('nativeTarget') ?? 'lambda');
+  if (value !== 'lambda' && value !== 'host')
+    throw new Error(`nativeTarget must be lambda or host, not ${value}`);
+  return value;
+}
+
+/**
  * Feature flags the infra code relies on, set on every `App` (app.ts and the tests) rather than in cdk.json so a
  * test app cannot silently differ from the real one. With the first, server access logs are delivered through a
  * bucket policy instead of the legacy `LogDeliveryWrite` ACL, so the log bucket can disable ACLs entirely.

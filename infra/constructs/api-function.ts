@@ -17,7 +17,7 @@ import { Construct } from 'constructs';
 import type { DeployedEnvironment } from '../../shared/config/env.ts';
 import { BUNDLE } from '../bundle-options.ts';
 import { acknowledge, acknowledgePattern } from '../nag.ts';
-import { nativeModuleHooks } from './native-modules.ts';
+import { type NativeTarget, nativeModuleHooks } from './native-modules.ts';
 import {
   type BucketAccess,
   type BucketPrefix,
@@ -107,6 +107,11 @@ export interface ApiFunctionProps {
   readonly bundle?: boolean;
   /** Native packages installed into this function's asset for linux-arm64 instead of bundled. */
   readonly nativeModules?: readonly NativeModule[];
+  /**
+   * Whose binaries the native packages are (see native-modules.ts).
+   * @default 'lambda'
+   */
+  readonly nativeTarget?: NativeTarget;
   /** Files (from the repository root) copied beside the bundled code, which reads them at run time. */
   readonly bundleFiles?: readonly string[];
 }
@@ -151,7 +156,9 @@ export class ApiFunction extends Construct {
     } satisfies Partial<lambda.FunctionProps>;
 
     const hooks = [
-      ...(props.nativeModules?.length ? [nativeModuleHooks(props.nativeModules, PROJECT_ROOT)] : []),
+      ...(props.nativeModules?.length
+        ? [nativeModuleHooks(props.nativeModules, PROJECT_ROOT, props.nativeTarget)]
+        : []),
       ...(props.bundleFiles?.length ? [copyBeside(props.bundleFiles)] : []),
     ];
     this.function =

@@ -6,6 +6,7 @@ import { API_BASE_PATH, type RouteEntry } from '../../shared/catalogue/index.ts'
 import type { StageConfig } from '../config.ts';
 import type { ApiFunction, GrantableResources } from '../constructs/api-function.ts';
 import { catalogueFunction } from '../constructs/catalogue-function.ts';
+import type { NativeTarget } from '../constructs/native-modules.ts';
 import { routeSpec } from '../function-specs.ts';
 import { acknowledge } from '../nag.ts';
 
@@ -25,6 +26,8 @@ export interface ApiRoutesStackProps extends StackProps {
    * @default true
    */
   readonly bundle?: boolean;
+  /** Whose native binaries the assets carry (`'host'`: the local bundled mode's synth). */
+  readonly nativeTarget?: NativeTarget;
 }
 
 const METHODS: Record<RouteEntry['method'], apigw.HttpMethod> = {
@@ -50,6 +53,7 @@ export class ApiRoutesStack extends Stack {
       config: props.config,
       resources: props.resources,
       bundle: props.bundle ?? true,
+      nativeTarget: props.nativeTarget,
       publicBaseUrl: props.publicBaseUrl,
     };
     const routeFunctions = new Map<string, ApiFunction>();

@@ -9,6 +9,7 @@ import type { StageConfig } from '../config.ts';
 import type { ApiFunction, GrantableResources } from '../constructs/api-function.ts';
 import { ApiDomain } from '../constructs/api-domain.ts';
 import { catalogueFunction } from '../constructs/catalogue-function.ts';
+import type { NativeTarget } from '../constructs/native-modules.ts';
 import { AUTHORIZER_SPEC, routeSpec } from '../function-specs.ts';
 import { acknowledge } from '../nag.ts';
 
@@ -25,6 +26,8 @@ export interface ApiStackProps extends StackProps {
    * @default true
    */
   readonly bundle?: boolean;
+  /** Whose native binaries the assets carry (`'host'`: the local bundled mode's synth). */
+  readonly nativeTarget?: NativeTarget;
 }
 
 /**
@@ -55,6 +58,7 @@ export class ApiStack extends Stack {
       config,
       resources: props.resources,
       bundle: props.bundle ?? true,
+      nativeTarget: props.nativeTarget,
       publicBaseUrl: Lazy.string({ produce: () => this.publicBaseUrl }),
     };
     this.fallbackFunction = catalogueFunction(

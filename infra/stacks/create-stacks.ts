@@ -8,6 +8,7 @@ import {
   type RouteEntry,
 } from '../../shared/catalogue/index.ts';
 import type { StageConfig } from '../config.ts';
+import type { NativeTarget } from '../constructs/native-modules.ts';
 import { allFunctionSpecs } from '../function-specs.ts';
 import { stackName } from '../naming.ts';
 import { ApiRoutesStack } from './api-routes-stack.ts';
@@ -25,6 +26,8 @@ export interface CreateStacksOptions {
   readonly fallbackRoute?: RouteEntry;
   /** @default true */
   readonly bundle?: boolean;
+  /** @default 'lambda' */
+  readonly nativeTarget?: NativeTarget;
 }
 
 /**
@@ -39,6 +42,7 @@ export function createStacks(app: App, config: StageConfig, options: CreateStack
   const queues = options.queues ?? QUEUES;
   const fallbackRoute = options.fallbackRoute ?? FALLBACK_ROUTE;
   const bundle = options.bundle ?? true;
+  const { nativeTarget } = options;
   const env = { account: config.account, region: config.region };
   const common = { env, config, terminationProtection: config.stage === 'prod' };
 
@@ -52,6 +56,7 @@ export function createStacks(app: App, config: StageConfig, options: CreateStack
     resources: data,
     fallbackRoute,
     bundle,
+    nativeTarget,
     description: `Community API (${config.stage}): HTTP API, authorizer, catch-all and domain`,
   });
   const routeStacks = new Map<string, ApiRoutesStack>();
@@ -66,6 +71,7 @@ export function createStacks(app: App, config: StageConfig, options: CreateStack
         publicBaseUrl: api.publicBaseUrl,
         routes: domain.routes,
         bundle,
+        nativeTarget,
         description: `Community API (${config.stage}): the ${domain.name} routes, one function each`,
       }),
     );
@@ -78,6 +84,7 @@ export function createStacks(app: App, config: StageConfig, options: CreateStack
           resources: data,
           queues,
           bundle,
+          nativeTarget,
           description: `Community API (${config.stage}): queue consumers`,
         })
       : undefined;
