@@ -76,7 +76,9 @@ const STAGES: Record<StageName, StageDefaults> = {
     alarms: { email: undefined, serverErrorRatePercent: 5, functionErrors: 5 },
     corsOrigins: ['http://localhost:5173', 'https://dev.community.example.com'],
     throttle: { rateLimit: 50, burstLimit: 100 },
-    reservedConcurrency: { authorizer: 10 },
+    // None in dev: a dev account's quota may be 10 in all, and a reservation is also a ceiling (10 throttled every
+    // burst of 20 concurrent requests in the bundled mode, each a bare 500 from the gateway).
+    reservedConcurrency: { authorizer: undefined },
     logRetention: RetentionDays.TWO_WEEKS,
     logLevel: 'debug',
     buddypressUploadsBucket: undefined,

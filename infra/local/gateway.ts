@@ -99,6 +99,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         // A failed or timed-out authorizer: API Gateway answers a bare 500 / 503 without calling the route.
         if (authorization.outcome === 'error') {
           process.stderr.write(`authorizer error: ${authorization.error.stack}\n`);
+        } else if (authorization.outcome === 'throttled') {
+          process.stderr.write('authorizer throttled (reserved concurrency)\n');
         }
         const status = authorization.outcome === 'timeout' ? 503 : 500;
         send(

@@ -54,6 +54,7 @@ describe('reserved concurrency', () => {
       expect(reserved(templates.api, 'authorizer')).toBe(
         stageConfig(stage, {}).reservedConcurrency.authorizer,
       );
+      if (stage === 'prod') expect(reserved(templates.api, 'authorizer')).toBe(100);
       if (!templates.workers) throw new Error('the real catalogue has workers');
       expect(reserved(templates.workers, 'migrationsWorker')).toBe(4);
       // Nothing else reserves: every other function shares the unreserved pool.
