@@ -153,6 +153,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return;
     }
     const headers: Record<string, string> = { ...stringHeaders(result.headers), ...cors };
+    if ('accessDenied' in invocation && invocation.accessDenied) {
+      // Bundled mode: say which AWS calls IAM refused, so a missing grant is named where the failure shows.
+      process.stderr.write(`access denied in ${route.name}: ${invocation.accessDenied}\n`);
+      headers['x-local-access-denied'] = invocation.accessDenied.replace(/[\r\n]+/g, ' ').slice(0, 2000);
+    }
     response.writeHead(result.statusCode ?? 200, headers);
     response.end(payload);
   }

@@ -5,7 +5,12 @@ import { invokeFunction } from './lambda-runtime.ts';
 
 /** How a function answered: the local runtimes' common shape (in-process, or a bundled process). */
 export type GatewayInvocation<R> =
-  | { readonly outcome: 'ok'; readonly value: R }
+  | {
+      readonly outcome: 'ok';
+      readonly value: R;
+      /** Bundled mode: AWS calls of this invocation that IAM refused (the function may have answered 500). */
+      readonly accessDenied?: string;
+    }
   | { readonly outcome: 'error'; readonly error: Error }
   | { readonly outcome: 'timeout' }
   | { readonly outcome: 'throttled' };

@@ -35,6 +35,8 @@ export interface AwsFrontOptions {
   readonly arns: ArnContext;
   /** GetSecretValue's answer for a secret ARN (undefined = no such secret). */
   readonly secretValue?: (arn: string) => string | undefined;
+  /** Told of every request refused by IAM (the bundled mode reports them with the invocation). */
+  readonly onDenied?: (fn: SynthesizedFunction, error: string) => void;
   /** The largest file a presigned POST may carry before it is refused unread (10 MB uploads, with room). */
   readonly maxPostBytes?: number;
 }
@@ -112,7 +114,10 @@ async function handle(options: AwsFrontOptions, request: IncomingMessage, respon
   if (fn && options.iam) {
     for (const needed of iamRequestsOf(service, incoming, options.arns)) {
       const decision = await options.iam.check(fn, needed);
-      if (!decision.allowed) return sendAwsError(response, service, accessDenied(decision.message));
+      if (!decision.allowed) {
+        options.onDenied?.(fn, `${deniedName(service)}: ${decision.message}`);
+        return sendAwsError(response, service, accessDenied(decision.message));
+      }
     }
   }
   if (service === 'secretsmanager') return answerSecret(options, incoming, response);
@@ -132,6 +137,10 @@ async function handle(options: AwsFrontOptions, request: IncomingMessage, respon
   );
   return status;
 }
+
+/** The error name the function's SDK raises for a refusal of this service. */
+const deniedName = (service: string) =>
+  service === 's3' || service === 'ses' || service === 'email' ? 'AccessDenied' : 'AccessDeniedException';
 
 async function mayList(iam: IamCheck, fn: SynthesizedFunction, path: string): Promise<boolean> {
   const bucket = path.split('/')[1] ?? '';
@@ -156,7 +165,10 @@ async function presignedPost(
   if (fn && options.iam) {
     // The upload is the signer's PutObject: its role must allow it on this key.
     const decision = await options.iam.check(fn, { action: 's3:PutObject', resource });
-    if (!decision.allowed) return sendAwsError(response, 's3', accessDenied(decision.message));
+    if (!decision.allowed) {
+      options.onDenied?.(fn, `AccessDenied: ${decision.message}`);
+      return sendAwsError(response, 's3', accessDenied(decision.message));
+    }
   }
   const key = verdict.key.split('/').map(encodeURIComponent).join('/');
   const stored = await forward(

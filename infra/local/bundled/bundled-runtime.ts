@@ -110,6 +110,8 @@ export async function startBundledRuntime(options: BundledRuntimeOptions): Promi
     ]),
   );
   const secrets = secretValues(options.environment);
+  // Refusals by function, so each invocation can report those made while it ran.
+  const denials = new Map<string, { at: number; text: string }[]>();
   const front = await startAwsFront({
     upstream: options.upstream,
     principals,
@@ -122,6 +124,11 @@ export async function startBundledRuntime(options: BundledRuntimeOptions): Promi
         `arn:aws:sqs:${LOCAL_REGION}:${ACCOUNT}:${url.split('/').pop()}`,
       mailIdentity: (source) =>
         `arn:aws:ses:${LOCAL_REGION}:${ACCOUNT}:identity/${mailIdentityOf(assembly, source)}`,
+    },
+    onDenied: (fn, text) => {
+      const list = denials.get(fn.name) ?? [];
+      list.push({ at: Date.now(), text });
+      denials.set(fn.name, list.slice(-20));
     },
     secretValue: (arn) => {
       const name = Object.keys(secrets).find((secret) => localSecretArn(local, secret) === arn);
@@ -167,8 +174,12 @@ export async function startBundledRuntime(options: BundledRuntimeOptions): Promi
       const waited = new Promise<GatewayInvocation<R>>((done) => {
         timer = setTimeout(() => done({ outcome: 'timeout' }), waitMs);
       });
+      const started = Date.now();
       try {
-        return await Promise.race([pool.invoke<R>(fn, event), waited]);
+        const result = await Promise.race([pool.invoke<R>(fn, event), waited]);
+        const refused = (denials.get(fn.name) ?? []).filter((denial) => denial.at >= started);
+        if (result.outcome !== 'ok' || refused.length === 0) return result;
+        return { ...result, accessDenied: [...new Set(refused.map((denial) => denial.text))].join(' | ') };
       } finally {
         clearTimeout(timer);
       }
