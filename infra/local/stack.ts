@@ -205,7 +205,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sesUrl: ses.endpoint,
       endpoints: {
         dynamodb: dynamodb.endpoint,
-        s3: fauxqs.endpoint,
+        // S3 as functions and browsers reach it: through the AWS front (presigned POST policies).
+        s3: front.endpoint,
         sqs: fauxqs.endpoint,
         ses: ses.endpoint,
       },
