@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectConfiguration } from 'vitest/config';
 
 /**
  * Four projects, one per test layer (docs/ARCHITECTURE.md §5). Only `integration` and `api` need the emulators; their
@@ -16,6 +16,46 @@ const SETTINGS_TESTS = 'test/api/**/*.settings.test.ts';
  * VITEST_MAX_WORKERS, which would override `api-settings`' one as well.
  */
 const WORKERS = Number(process.env.TEST_WORKERS) || undefined;
+
+/**
+ * API test files that inject a fault into the functions' own process (an in-process gateway of their own): there is
+ * no such process in the bundled mode.
+ */
+const IN_PROCESS_ONLY = ['test/api/invitations-email-failure.test.ts'];
+
+/**
+ * The API tests against the bundled mode: each function from its synthesized asset in its own processes, under its
+ * synthesized IAM policy. They start a stack of their own (and synthesize first when the sources changed), so a
+ * plain `vitest run` (npm test) leaves them out: they are defined only when a `--project` argument names them.
+ */
+const BUNDLED = process.argv.some((argument) => argument.endsWith('-bundled'));
+const BUNDLED_PROJECTS: TestProjectConfiguration[] = [
+  {
+    extends: true,
+    test: {
+      name: 'api-bundled',
+      include: ['test/api/**/*.test.ts'],
+      exclude: [SETTINGS_TESTS, ...IN_PROCESS_ONLY],
+      globalSetup: [GLOBAL_SETUP],
+      setupFiles: [WORKER_ENV],
+      // Cold starts are processes here: the first call of each function takes a moment more.
+      testTimeout: 60_000,
+    },
+  },
+  {
+    extends: true,
+    test: {
+      name: 'api-settings-bundled',
+      include: [SETTINGS_TESTS],
+      exclude: IN_PROCESS_ONLY,
+      globalSetup: [GLOBAL_SETUP],
+      setupFiles: [WORKER_ENV],
+      maxWorkers: 1,
+      sequence: { groupOrder: 1 },
+      testTimeout: 60_000,
+    },
+  },
+];
 
 export default defineConfig({
   test: {
@@ -67,6 +107,8 @@ export default defineConfig({
         extends: true,
         test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000 },
       },
+      // The same API tests against the bundled mode (`npm run test:bundled`): only when asked for by name.
+      ...(BUNDLED ? BUNDLED_PROJECTS : []),
     ],
   },
 });

@@ -13,8 +13,11 @@ export interface StageConfig {
   /** Undefined = environment-agnostic stacks (synth needs no credentials). */
   readonly account: string | undefined;
   readonly region: string;
-  /** Custom domain for the API; undefined = the gateway's execute-api URL. */
-  readonly domainName: string | undefined;
+  /**
+   * The API's custom domain, created by the app (certificate, domain, API mapping, alias records); undefined = no
+   * domain, and clients (and the links functions build) use the HTTP API's own execute-api endpoint.
+   */
+  readonly customDomain: CustomDomainConfig | undefined;
   readonly mail: {
     /** The `From` address every message uses (`MAIL_FROM`). */
     readonly from: string;
@@ -40,6 +43,14 @@ export interface StageConfig {
    */
   readonly appLinkTemplate: string | undefined;
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
+  /**
+   * Reserved concurrency of functions that must not be starved. The authorizer runs before every protected
+   * request: its reservation is a floor no burst elsewhere can take (and also its ceiling, so it is sized well
+   * above `throttle.rateLimit` x its duration of a few tens of milliseconds). Undefined = none: an account
+   * with a low concurrency quota (new accounts may have 10) cannot reserve any, and the deploy would fail.
+   * Workers reserve theirs in the catalogue (`QueueEntry.reservedConcurrency`).
+   */
+  readonly reservedConcurrency: { readonly authorizer: number | undefined };
   readonly logRetention: RetentionDays;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   /**
@@ -50,27 +61,47 @@ export interface StageConfig {
   readonly buddypressUploadsBucket: string | undefined;
 }
 
+export interface CustomDomainConfig {
+  /** e.g. `api.community.example.com`. */
+  readonly name: string;
+  /**
+   * The Route 53 public hosted zone the name lives in: the certificate is DNS-validated through it and the alias
+   * records are written there. Both id and name are given, so synth needs no AWS lookup (no credentials).
+   */
+  readonly hostedZoneId: string;
+  readonly hostedZoneName: string;
+}
+
 type StageDefaults = Omit<StageConfig, 'stage' | 'account' | 'region'>;
 
 const STAGES: Record<StageName, StageDefaults> = {
   dev: {
-    domainName: undefined,
+    customDomain: undefined,
     mail: { from: 'community-dev@example.com', identity: 'address' },
     alarms: { email: undefined, serverErrorRatePercent: 5, functionErrors: 5 },
     corsOrigins: ['http://localhost:5173', 'https://dev.community.example.com'],
     appLinkTemplate: 'https://dev.community.example.com{path}',
     throttle: { rateLimit: 50, burstLimit: 100 },
+    // None in dev: a dev account's quota may be 10 in all, and a reservation is also a ceiling (10 throttled every
+    // burst of 20 concurrent requests in the bundled mode, each a bare 500 from the gateway).
+    reservedConcurrency: { authorizer: undefined },
     logRetention: RetentionDays.TWO_WEEKS,
     logLevel: 'debug',
     buddypressUploadsBucket: undefined,
   },
   prod: {
-    domainName: 'api.community.example.com',
+    // The zone id is the placeholder of this example configuration: put the id of your own public zone here.
+    customDomain: {
+      name: 'api.community.example.com',
+      hostedZoneId: 'Z0EXAMPLE00000000000',
+      hostedZoneName: 'community.example.com',
+    },
     mail: { from: 'community@community.example.com', identity: 'domain' },
     alarms: { email: 'ops@community.example.com', serverErrorRatePercent: 1, functionErrors: 1 },
     corsOrigins: ['https://community.example.com'],
     appLinkTemplate: 'https://community.example.com{path}',
     throttle: { rateLimit: 500, burstLimit: 1000 },
+    reservedConcurrency: { authorizer: 100 },
     logRetention: RetentionDays.THREE_MONTHS,
     logLevel: 'info',
     buddypressUploadsBucket: undefined,
@@ -112,6 +143,18 @@ export function configFromContext(tryGetContext: (key: string) => unknown): Stag
 export function bundleFromContext(tryGetContext: (key: string) => unknown): boolean {
   const value = tryGetContext('bundle') ?? process.env.CDK_BUNDLE ?? 'true';
   return String(value) !== 'false';
+}
+
+/**
+ * `-c nativeTarget=host`: native packages (sharp) are installed for this machine instead of Lambda's linux-arm64,
+ * for the local bundled mode (`npm start -- --bundled`), which runs the assets here. Such an assembly is written to
+ * its own folder and never deployed.
+ */
+export function nativeTargetFromContext(tryGetContext: (key: string) => unknown): 'lambda' | 'host' {
+  const value = String(tryGetContext('nativeTarget') ?? 'lambda');
+  if (value !== 'lambda' && value !== 'host')
+    throw new Error(`nativeTarget must be lambda or host, not ${value}`);
+  return value;
 }
 
 /**

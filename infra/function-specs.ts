@@ -22,6 +22,8 @@ export interface FunctionSpec {
   readonly grants: Grants;
   readonly memoryMb?: number;
   readonly timeoutSeconds?: number;
+  /** Reserved concurrency (a floor and a ceiling); undefined = none. */
+  readonly reservedConcurrency?: number | undefined;
   /** Native packages installed into this function's asset only (see `RouteEntry.nativeModules`, `QueueEntry`'s). */
   readonly nativeModules?: readonly NativeModule[];
   /** Files copied beside the bundled code (the catalogue line's `bundleFiles`). */
@@ -61,6 +63,7 @@ export function workerSpec(queue: QueueEntry): FunctionSpec {
     grants: queue.grants,
     memoryMb: queue.memoryMb,
     timeoutSeconds: queue.timeoutSeconds,
+    reservedConcurrency: queue.reservedConcurrency,
     ...(queue.nativeModules ? { nativeModules: queue.nativeModules } : {}),
   };
 }

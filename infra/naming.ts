@@ -7,7 +7,9 @@ import type { StageName } from './config.ts';
  */
 export const APP_NAME = 'community';
 
-export function stackName(stage: StageName, part: 'data' | 'api' | 'workers' | 'monitoring'): string {
+export type StackPart = 'data' | 'api' | `api-${string}` | 'workers' | 'monitoring';
+
+export function stackName(stage: StageName, part: StackPart): string {
   return `${APP_NAME}-${stage}-${part}`;
 }
 

@@ -18,8 +18,10 @@ import { Construct } from 'constructs';
 import type { DeployedEnvironment } from '../../shared/config/env.ts';
 import { BUNDLE } from '../bundle-options.ts';
 import { acknowledge, acknowledgePattern } from '../nag.ts';
-import { nativeModuleHooks } from './native-modules.ts';
+import { type NativeTarget, nativeModuleHooks } from './native-modules.ts';
 import {
+  type BucketAccess,
+  type BucketPrefix,
   DEFAULT_MEMORY_MB,
   DEFAULT_TIMEOUT_SECONDS,
   type Grants,
@@ -87,6 +89,8 @@ export interface ApiFunctionProps {
    * @default DEFAULT_TIMEOUT_SECONDS (29)
    */
   readonly timeoutSeconds?: number;
+  /** Reserved concurrency; undefined = none (the function shares the account's unreserved pool). */
+  readonly reservedConcurrency?: number | undefined;
   /** Variables every function gets; grant-specific ones (bucket, queue URLs, secret ids) are added by `bind*`. */
   readonly environment: Pick<
     DeployedEnvironment,
@@ -104,6 +108,11 @@ export interface ApiFunctionProps {
   readonly bundle?: boolean;
   /** Native packages installed into this function's asset for linux-arm64 instead of bundled. */
   readonly nativeModules?: readonly NativeModule[];
+  /**
+   * Whose binaries the native packages are (see native-modules.ts).
+   * @default 'lambda'
+   */
+  readonly nativeTarget?: NativeTarget;
   /** Files (from the repository root) copied beside the bundled code, which reads them at run time. */
   readonly bundleFiles?: readonly string[];
 }
@@ -142,10 +151,15 @@ export class ApiFunction extends Construct {
       logGroup: this.logGroup,
       role: this.role,
       environment: { ...props.environment },
+      ...(props.reservedConcurrency === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrency }),
     } satisfies Partial<lambda.FunctionProps>;
 
     const hooks = [
-      ...(props.nativeModules?.length ? [nativeModuleHooks(props.nativeModules, PROJECT_ROOT)] : []),
+      ...(props.nativeModules?.length
+        ? [nativeModuleHooks(props.nativeModules, PROJECT_ROOT, props.nativeTarget)]
+        : []),
       ...(props.bundleFiles?.length ? [copyBeside(props.bundleFiles)] : []),
     ];
     this.function =
@@ -255,20 +269,40 @@ export class ApiFunction extends Construct {
     });
   }
 
-  /** Object reads, or reads, writes and deletes, on the media bucket; sets `MEDIA_BUCKET` and the CDN's URL. */
-  bindBucket(bucket: IBucket, mode: 'read' | 'readWrite', publicBaseUrl: string): void {
-    if (mode === 'read') {
-      bucket.grantRead(this.function);
-    } else {
-      bucket.grantReadWrite(this.function);
-      bucket.grantDelete(this.function);
+  /**
+   * Exactly the catalogue's access to the media bucket, per key prefix: `s3:GetObject`, `s3:PutObject` and
+   * `s3:DeleteObject` on `<bucket>/<prefix>*`, and for readers `s3:ListBucket` on the bucket (without it S3 answers
+   * a missing key with 403 instead of 404). Sets `MEDIA_BUCKET` and the CDN's URL.
+   */
+  bindBucket(bucket: IBucket, access: BucketAccess, publicBaseUrl: string): void {
+    const objects = (prefixes: readonly BucketPrefix[]) =>
+      prefixes.map((prefix) => bucket.arnForObjects(`${prefix}*`));
+    const statements: [string, string, readonly BucketPrefix[] | undefined][] = [
+      ['ReadMedia', 's3:GetObject', access.read],
+      ['WriteMedia', 's3:PutObject', access.write],
+      ['DeleteMedia', 's3:DeleteObject', access.delete],
+    ];
+    for (const [sid, action, prefixes] of statements) {
+      if (!prefixes?.length) continue;
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ sid, actions: [action], resources: objects(prefixes) }),
+      );
+    }
+    if (access.read?.length) {
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: 'ListMedia',
+          actions: ['s3:ListBucket'],
+          resources: [bucket.bucketArn],
+        }),
+      );
     }
     this.setEnv('MEDIA_BUCKET', bucket.bucketName);
     this.setEnv('MEDIA_PUBLIC_BASE_URL', publicBaseUrl);
     acknowledgePattern(this.role, {
-      pattern: /^AwsSolutions-IAM5\[(Action::s3:[A-Za-z]+\*|Resource::.*\/\*)\]$/,
+      pattern: /^AwsSolutions-IAM5\[Resource::.*\/(pending|media)\/\*\]$/,
       reason:
-        'CDK bucket grants use S3 action families (GetObject*, List*, Abort*, DeleteObject*) on the media bucket and its objects only.',
+        'Object keys are generated per media item (pending/<id>, media/<id>-<random>/…); the grant is one action on one key prefix of the media bucket.',
     });
   }
 

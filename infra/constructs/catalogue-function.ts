@@ -3,12 +3,15 @@ import type { StageConfig } from '../config.ts';
 import type { FunctionSpec } from '../function-specs.ts';
 import { functionName } from '../naming.ts';
 import { ApiFunction, type GrantableResources } from './api-function.ts';
+import type { NativeTarget } from './native-modules.ts';
 
 export interface CatalogueFunctionContext {
   readonly config: StageConfig;
   readonly resources: GrantableResources;
   /** See `ApiFunctionProps.bundle`. */
   readonly bundle: boolean;
+  /** See `ApiFunctionProps.nativeTarget`. */
+  readonly nativeTarget?: NativeTarget;
   /**
    * `PUBLIC_BASE_URL`: the origin and `/v2` clients use, from which functions build absolute links. Set for the
    * API's functions; workers build no links.
@@ -28,8 +31,10 @@ export function catalogueFunction(
     functionName: functionName(config.stage, spec.id),
     memoryMb: spec.memoryMb,
     timeoutSeconds: spec.timeoutSeconds,
+    reservedConcurrency: spec.reservedConcurrency,
     logRetention: config.logRetention,
     bundle: context.bundle,
+    nativeTarget: context.nativeTarget,
     nativeModules: spec.nativeModules ?? [],
     bundleFiles: spec.bundleFiles,
     environment: {

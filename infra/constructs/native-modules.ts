@@ -17,7 +17,23 @@ export function installedVersion(name: NativeModule, projectRoot: string): strin
   return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
-export function nativeModuleHooks(modules: readonly NativeModule[], projectRoot: string): ICommandHooks {
+/**
+ * Whose binaries a synth installs: Lambda's (linux-arm64, what deploys) or this machine's (`-c nativeTarget=host`:
+ * the local bundled mode runs the assets here, where an arm64 libvips cannot load; never deployed).
+ */
+export type NativeTarget = 'lambda' | 'host';
+
+function platformFlags(target: NativeTarget): string {
+  if (target === 'lambda') return '--os=linux --cpu=arm64 --libc=glibc';
+  const libc = process.platform === 'linux' ? ' --libc=glibc' : '';
+  return `--os=${process.platform} --cpu=${process.arch}${libc}`;
+}
+
+export function nativeModuleHooks(
+  modules: readonly NativeModule[],
+  projectRoot: string,
+  target: NativeTarget = 'lambda',
+): ICommandHooks {
   const specs = modules.map((name) => `${name}@${installedVersion(name, projectRoot)}`).join(' ');
   return {
     beforeBundling: () => [],
@@ -28,7 +44,7 @@ export function nativeModuleHooks(modules: readonly NativeModule[], projectRoot:
     afterBundling: (_inputDir: string, outputDir: string) => [
       `cd "${outputDir}" && printf '{"private":true}\\n' > package.json && ` +
         `npm install >/dev/null --no-save --no-package-lock --omit=dev --no-audit --no-fund --loglevel=error ` +
-        `--prefer-offline --os=linux --cpu=arm64 --libc=glibc ${specs}`,
+        `--prefer-offline ${platformFlags(target)} ${specs}`,
     ],
   };
 }

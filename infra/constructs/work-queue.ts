@@ -1,7 +1,11 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { type QueueEntry, visibilityTimeoutSeconds } from '../../shared/catalogue/index.ts';
+import {
+  MESSAGE_RETENTION_SECONDS,
+  type QueueEntry,
+  visibilityTimeoutSeconds,
+} from '../../shared/catalogue/index.ts';
 
 export interface WorkQueueProps {
   readonly entry: QueueEntry;
@@ -13,7 +17,7 @@ export interface WorkQueueProps {
 /**
  * A catalogued queue and its dead-letter queue. The visibility timeout is derived from the consumer's timeout
  * (catalogue `visibilityTimeoutSeconds`) so a message is never redelivered while a worker still holds it.
- * SQS-managed encryption: no KMS key to grant to every producer and consumer, and no per-request KMS cost.
+ * Both keep messages 14 days (`MESSAGE_RETENTION_SECONDS`). SQS-managed encryption: no KMS key to grant to every producer and consumer, and no per-request KMS cost.
  */
 export class WorkQueue extends Construct {
   readonly queue: sqs.Queue;
@@ -31,12 +35,15 @@ export class WorkQueue extends Construct {
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
       ...secure,
       queueName: props.deadLetterQueueName,
-      retentionPeriod: Duration.days(14),
+      retentionPeriod: Duration.seconds(MESSAGE_RETENTION_SECONDS),
     });
     this.queue = new sqs.Queue(this, 'Queue', {
       ...secure,
       queueName: props.queueName,
       visibilityTimeout: Duration.seconds(visibilityTimeoutSeconds(props.entry)),
+      // As long as its DLQ: a backlog is never dropped before it can be dead-lettered (the alarm on the oldest
+      // message's age, monitoring-stack.ts, says long before that that the queue is not draining).
+      retentionPeriod: Duration.seconds(MESSAGE_RETENTION_SECONDS),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.entry.maxReceiveCount },
     });
   }

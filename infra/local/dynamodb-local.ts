@@ -29,7 +29,7 @@ const LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
 
 export interface DynamoDbLocalOptions {
   readonly port: number;
-  /** Persist to this directory (`-sharedDb -dbPath`); in memory when omitted. */
+  /** Persist to this directory (`-sharedDb -dbPath`); in memory when omitted (`-inMemory -sharedDb`). */
   readonly dataDir?: string;
   /**
    * Give up waiting for readiness after this long; default 60 s. A JVM is ready in 2-3 s on an idle machine, but
@@ -50,7 +50,11 @@ export function javaMajorVersion(): number | undefined {
 export const MIN_JAVA_VERSION = 17;
 
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<RunningEmulator> {
-  const storage = options.dataDir ? ['-sharedDb', '-dbPath', resolve(options.dataDir)] : ['-inMemory'];
+  // One database whatever the caller's access key: without -sharedDb, DynamoDB Local keeps one per key and region,
+  // and in the bundled mode every function signs with keys of its own (infra/local/bundled/).
+  const storage = options.dataDir
+    ? ['-sharedDb', '-dbPath', resolve(options.dataDir)]
+    : ['-inMemory', '-sharedDb'];
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const javaArgs = [
     // C1 only and the serial collector: ready in under 2 s instead of ~4 s, and far less memory.

@@ -5,15 +5,17 @@ import type {
   APIGatewayProxyStructuredResultV2,
   APIGatewayRequestAuthorizerEventV2,
 } from 'aws-lambda';
-import { API_BASE_PATH, FALLBACK_ROUTE, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
-import { AUTHORIZER_SPEC, routeSpec } from '../function-specs.ts';
-import { invokeFunction } from './lambda-runtime.ts';
+import { API_BASE_PATH, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
+import { catalogueRoutes, type MountedRoute } from './mounted-routes.ts';
 import { createRouteMatcher } from './route-matcher.ts';
+
+export type { GatewayInvocation, GatewayInvoker, MountedRoute } from './mounted-routes.ts';
 
 /**
  * The local stand-in for API Gateway (HTTP API): builds the payload-2.0 event of each request, has the local
- * Lambda runtime (lambda-runtime.ts) run the same authorizer and the same handler module the cloud bundles, and
- * enforces the cloud's limits. An adapter, not a framework: routes come from the catalogue and nothing else.
+ * Lambda runtime run the authorizer and the handler of each route, and enforces the cloud's limits. An adapter, not
+ * a framework: the routes come from the catalogue (run in this process, mounted-routes.ts) or, in the bundled mode,
+ * from the synthesized API (each function in processes of its own, infra/local/bundled/).
  */
 
 /** API Gateway's request ceiling (HTTP API): 10 MB. */
@@ -31,6 +33,8 @@ export interface GatewayOptions {
   /** Allowed CORS origins; `*` allows any (the local default). */
   readonly corsOrigins?: string;
   readonly routes?: readonly RouteEntry[];
+  /** Routes read from elsewhere (the bundled mode: the synthesized API); overrides `routes`. */
+  readonly mounted?: { readonly routes: readonly MountedRoute[]; readonly fallback: MountedRoute };
   readonly integrationTimeoutMs?: number;
   /**
    * Local pages answered before routing (the local stack's stand-ins for a client app's pages, app-pages.ts):
@@ -46,8 +50,8 @@ export interface Gateway {
 }
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const routes = options.routes ?? ROUTES;
-  const matcher = createRouteMatcher(routes);
+  const mounted = options.mounted ?? catalogueRoutes(options.routes ?? ROUTES);
+  const matcher = createRouteMatcher(mounted.routes);
   const timeoutMs = options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS;
   const corsOrigins = (options.corsOrigins ?? '*').split(',').map((origin) => origin.trim());
 
@@ -92,20 +96,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const underBase = url.pathname === API_BASE_PATH || url.pathname.startsWith(`${API_BASE_PATH}/`);
     const routePath = underBase ? url.pathname.slice(API_BASE_PATH.length) || '/' : url.pathname;
     const matched = underBase ? matcher.match(method, routePath).found : undefined;
-    const route: RouteEntry = matched?.route ?? FALLBACK_ROUTE;
+    const route: MountedRoute = matched?.route ?? mounted.fallback;
     const pathParameters = matched?.pathParameters ?? {};
 
     const event = buildEvent({ request, url, method, body, requestId, route, pathParameters });
-    if (route.access !== 'public') {
-      const authorization = await invokeFunction<APIGatewayRequestAuthorizerEventV2, AuthorizerResult>(
-        AUTHORIZER_SPEC,
-        authorizerEvent(event),
-        { waitMs: timeoutMs },
-      );
+    if (route.authorizer) {
+      const authorization = await route.authorizer<AuthorizerResult>(authorizerEvent(event), timeoutMs);
       if (authorization.outcome !== 'ok') {
         // A failed or timed-out authorizer: API Gateway answers a bare 500 / 503 without calling the route.
         if (authorization.outcome === 'error') {
           process.stderr.write(`authorizer error: ${authorization.error.stack}\n`);
+        } else if (authorization.outcome === 'throttled') {
+          process.stderr.write('authorizer throttled (reserved concurrency)\n');
         }
         const status = authorization.outcome === 'timeout' ? 503 : 500;
         send(
@@ -133,18 +135,19 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return;
     }
 
-    const invocation = await invokeFunction<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(
-      routeSpec(route),
+    const invocation = await route.invoke<APIGatewayProxyStructuredResultV2>(
       JSON.parse(serialized),
-      { waitMs: timeoutMs },
+      timeoutMs,
     );
     if (invocation.outcome === 'timeout') {
       send(response, 503, { message: 'Service Unavailable' }, cors);
       return;
     }
-    if (invocation.outcome === 'error') {
-      // An unhandled Lambda error: API Gateway answers a bare 500.
-      process.stderr.write(`handler error in ${route.operationId}: ${invocation.error.stack}\n`);
+    if (invocation.outcome === 'error' || invocation.outcome === 'throttled') {
+      // An unhandled Lambda error, or a throttled function: API Gateway answers a bare 500.
+      const why =
+        invocation.outcome === 'error' ? invocation.error.stack : 'throttled (reserved concurrency)';
+      process.stderr.write(`handler error in ${route.name}: ${why}\n`);
       send(response, 500, { message: 'Internal Server Error' }, cors);
       return;
     }
@@ -157,6 +160,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return;
     }
     const headers: Record<string, string> = { ...stringHeaders(result.headers), ...cors };
+    if ('accessDenied' in invocation && invocation.accessDenied) {
+      // Bundled mode: say which AWS calls IAM refused, so a missing grant is named where the failure shows.
+      process.stderr.write(`access denied in ${route.name}: ${invocation.accessDenied}\n`);
+      headers['x-local-access-denied'] = invocation.accessDenied.replace(/[\r\n]+/g, ' ').slice(0, 2000);
+    }
     response.writeHead(result.statusCode ?? 200, headers);
     response.end(payload);
   }
@@ -199,7 +207,7 @@ interface EventParts {
   method: string;
   body: Buffer;
   requestId: string;
-  route: RouteEntry;
+  route: MountedRoute;
   pathParameters: Record<string, string>;
 }
 
@@ -223,7 +231,7 @@ function buildEvent(parts: EventParts): APIGatewayProxyEventV2 {
   const isText =
     /^(application\/(json|x-www-form-urlencoded)|text\/)/i.test(contentType) || body.length === 0;
   const now = new Date();
-  const routeKey = route === FALLBACK_ROUTE ? '$default' : `${route.method} ${API_BASE_PATH}${route.path}`;
+  const { routeKey } = route;
   return {
     version: '2.0',
     routeKey,

@@ -22,6 +22,7 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { QueueEntry } from '../../shared/catalogue/index.ts';
 import { workerSpec } from '../function-specs.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators.ts';
+import type { GatewayInvocation } from './gateway.ts';
 import { type Invocation, invokeFunction } from './lambda-runtime.ts';
 import { fallbackArn, toRecord } from './sqs-records.ts';
 
@@ -46,10 +47,15 @@ export type WorkerResult = SQSBatchResponse | undefined | void;
 /** Runs a worker on one batch instead of the entry's exported `handler` (tests inject faults this way). */
 export type WorkerInvoker = (entry: QueueEntry, event: SQSEvent, context: Context) => Promise<WorkerResult>;
 
+/** How a batch invocation ended: in-process (with its context) or in a bundled function's process. */
+export type BatchInvocation = Invocation<WorkerResult> | GatewayInvocation<WorkerResult>;
+
 export interface PollerOptions {
   readonly sqsEndpoint: string;
   readonly queues: readonly PolledQueue[];
   readonly invoke?: WorkerInvoker;
+  /** Runs a batch somewhere else than in this process (the bundled mode's function processes). */
+  readonly run?: (queue: PolledQueue, event: SQSEvent) => Promise<BatchInvocation>;
 }
 
 export interface Poller {
@@ -81,7 +87,7 @@ export function startPoller(options: PollerOptions): Poller {
     region: LOCAL_REGION,
     credentials: LOCAL_CREDENTIALS,
   });
-  const invoke = options.invoke;
+  const { invoke, run } = options;
   const abort = new AbortController();
   const states = options.queues.map<QueueState>(() => ({ started: 0, lastEmpty: -1, inFlight: 0 }));
   const idleWaiters = new Set<{ targets: number[]; resolve: () => void }>();
@@ -125,7 +131,7 @@ export function startPoller(options: PollerOptions): Poller {
         state.lastEmpty = -1;
         state.inFlight += 1;
         try {
-          await runBatch(sqs, queue, await arn, messages, invoke);
+          await runBatch(sqs, queue, await arn, messages, invoke, run);
         } finally {
           state.inFlight -= 1;
         }
@@ -184,13 +190,16 @@ async function runBatch(
   arn: string,
   messages: Message[],
   invoke: WorkerInvoker | undefined,
+  run: PollerOptions['run'],
 ): Promise<void> {
   const { entry } = queue;
   const event: SQSEvent = { Records: messages.map((message) => toRecord(message, arn)) };
   const startedAt = Date.now();
-  const invocation = await invokeFunction<SQSEvent, WorkerResult>(workerSpec(entry), event, {
-    ...(invoke ? { handler: (batch: SQSEvent, context: Context) => invoke(entry, batch, context) } : {}),
-  });
+  const invocation: BatchInvocation = run
+    ? await run(queue, event)
+    : await invokeFunction<SQSEvent, WorkerResult>(workerSpec(entry), event, {
+        ...(invoke ? { handler: (batch: SQSEvent, context: Context) => invoke(entry, batch, context) } : {}),
+      });
   const { failedIds, outcome, errorText } = interpret(invocation, event, entry);
 
   const succeeded = event.Records.filter((record) => !failedIds.has(record.messageId));
@@ -223,7 +232,7 @@ async function runBatch(
         source: 'local-poller',
         level: 'debug',
         queue: entry.name,
-        requestId: invocation.context.awsRequestId,
+        ...('context' in invocation ? { requestId: (invocation.context as Context).awsRequestId } : {}),
         records: event.Records.length,
         failed: failedIds.size,
         outcome,
@@ -242,8 +251,12 @@ interface BatchResult {
 }
 
 /** Lambda's reading of a batch invocation: an error or timeout fails the whole batch, else the named records. */
-function interpret(invocation: Invocation<WorkerResult>, event: SQSEvent, entry: QueueEntry): BatchResult {
+function interpret(invocation: BatchInvocation, event: SQSEvent, entry: QueueEntry): BatchResult {
   const all = new Set(event.Records.map((record) => record.messageId));
+  if (invocation.outcome === 'throttled') {
+    // The event source mapping retries a throttled batch: the messages stay on the queue.
+    return { failedIds: all, outcome: 'error', errorText: 'throttled (reserved concurrency)' };
+  }
   if (invocation.outcome === 'error') {
     return {
       failedIds: all,

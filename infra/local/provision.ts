@@ -17,6 +17,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import {
+  MESSAGE_RETENTION_SECONDS,
   QUEUES,
   type QueueEntry,
   type QueueName,
@@ -54,9 +55,6 @@ export interface ProvisionedStack {
   /** One per queue entry, in entry order; this is the shape `startPoller` takes. */
   readonly queues: readonly ProvisionedQueue[];
 }
-
-/** DLQs keep a message 14 days (the SQS maximum), as the CDK stack does, so poison messages can be inspected. */
-const DEAD_LETTER_RETENTION_SECONDS = 14 * 24 * 60 * 60;
 
 export async function provision(options: ProvisionOptions): Promise<ProvisionedStack> {
   const clientOptions = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
@@ -114,9 +112,11 @@ async function createQueuePair(
 ): Promise<ProvisionedQueue> {
   const name = `${prefix}-${entry.name}`;
   const deadLetter = await ensureQueue(sqs, endpoint, `${name}-dlq`, {
-    MessageRetentionPeriod: String(DEAD_LETTER_RETENTION_SECONDS),
+    MessageRetentionPeriod: String(MESSAGE_RETENTION_SECONDS),
   });
+  // Both keep a message 14 days, as the CDK stack does (the work queue as long as its DLQ).
   const queue = await ensureQueue(sqs, endpoint, name, {
+    MessageRetentionPeriod: String(MESSAGE_RETENTION_SECONDS),
     VisibilityTimeout: String(visibilityTimeoutSeconds(entry)),
     RedrivePolicy: JSON.stringify({
       deadLetterTargetArn: deadLetter.arn,

@@ -1,6 +1,10 @@
-import type { RouteEntry } from '../../shared/catalogue/index.ts';
+/** What the matcher needs of a route: its method and its path template under the base. */
+export interface MatchableRoute {
+  readonly method: string;
+  readonly path: string;
+}
 
-export interface RouteMatch<R extends RouteEntry> {
+export interface RouteMatch<R extends MatchableRoute> {
   readonly route: R;
   readonly pathParameters: Record<string, string>;
 }
@@ -9,7 +13,7 @@ export interface RouteMatch<R extends RouteEntry> {
  * Matches a path under the base against catalogued templates. Literal segments beat placeholders (so
  * `/notifications/mark-all-read` is not `/notifications/{id}`), as API Gateway's most-specific-route rule does.
  */
-export function createRouteMatcher<R extends RouteEntry>(routes: readonly R[]) {
+export function createRouteMatcher<R extends MatchableRoute>(routes: readonly R[]) {
   const compiled = routes.map((route) => ({ route, segments: route.path.split('/').filter(Boolean) }));
 
   function match(method: string, path: string): { found?: RouteMatch<R>; pathExists: boolean } {

@@ -8,6 +8,8 @@ import { serveAppPage } from './app-pages.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import {
   freePort,
+  LOCAL_CREDENTIALS,
+  LOCAL_REGION,
   rememberedPort,
   type RunningEmulator,
   startFauxqs,
@@ -18,6 +20,8 @@ import { prepareLambdaRuntime } from './lambda-runtime.ts';
 import { type Poller, startPoller } from './poller.ts';
 import { localEnvironment, type ProvisionedStack, provision } from './provision.ts';
 import { startPendingSweep } from './pending-sweep.ts';
+import { type AwsFront, startAwsFront } from './bundled/aws-front.ts';
+import { type BundledRuntime, bundledConsumers, startBundledRuntime } from './bundled/index.ts';
 
 /**
  * The whole local stack in one call, shared by `npm start` and the test global setup: emulators, the table,
@@ -38,6 +42,11 @@ export interface LocalStackOptions {
   readonly buddypressTablePrefix?: string;
   /** Where its avatars and covers are read (a folder, `file://` or `s3://`); else `BUDDYPRESS_UPLOADS_URL`. */
   readonly buddypressUploadsUrl?: string;
+  /**
+   * The bundled mode: run what this synthesized assembly deploys (infra/local/bundled/) instead of the catalogue's
+   * modules in this process. Function logs go to `logDir`.
+   */
+  readonly bundled?: { readonly assemblyDir: string; readonly logDir: string };
 }
 
 export interface LocalStack {
@@ -55,6 +64,8 @@ export interface LocalStack {
   readonly environment: Record<string, string>;
   readonly poller: Poller;
   readonly gateway: Gateway;
+  /** The bundled mode's functions and processes, when the stack runs in it. */
+  readonly bundled: BundledRuntime | undefined;
   /**
    * Resolves, saying what happened, when an emulator's process ends while the stack runs (DynamoDB Local killed
    * or crashed): every request would fail from then on. Never resolves otherwise, nor after `stop()`.
@@ -68,10 +79,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   let gateway: Gateway | undefined;
   let poller: Poller | undefined;
   let sweep: { stop(): void } | undefined;
+  let front: AwsFront | undefined;
+  let bundled: BundledRuntime | undefined;
   const stopAll = async () => {
     sweep?.stop();
     await poller?.stop().catch(() => undefined);
     await gateway?.close().catch(() => undefined);
+    await bundled?.stop().catch(() => undefined);
+    await front?.close().catch(() => undefined);
     // The handlers' pool to the BuddyPress source would keep this process alive.
     await closeBuddypressSource();
     await Promise.allSettled(emulators.map((emulator) => emulator.stop()));
@@ -96,6 +111,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     ]);
     emulators.push(dynamodb, fauxqs, ses);
 
+    // S3 as functions and browsers reach it: the AWS front, which holds presigned POSTs to their policy.
+    front = await startAwsFront({
+      upstream: { dynamodb: dynamodb.endpoint, s3: fauxqs.endpoint, sqs: fauxqs.endpoint, ses: ses.endpoint },
+      principals: new Map([
+        [LOCAL_CREDENTIALS.accessKeyId, { secretAccessKey: LOCAL_CREDENTIALS.secretAccessKey }],
+      ]),
+      arns: {
+        region: LOCAL_REGION,
+        account: '000000000000',
+        queueArn: (url) => url,
+        mailIdentity: (from) => from,
+      },
+    });
     const provisioned = await provision({
       dynamodbEndpoint: dynamodb.endpoint,
       s3Endpoint: fauxqs.endpoint,
@@ -110,7 +138,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         tableName: provisioned.tableName,
         bucketName: provisioned.bucketName,
         dynamodbEndpoint: dynamodb.endpoint,
-        s3Endpoint: fauxqs.endpoint,
+        s3Endpoint: front.endpoint,
         sqsEndpoint: fauxqs.endpoint,
         sesEndpoint: ses.endpoint,
         queueUrls: provisioned.queueUrls,
@@ -139,26 +167,46 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     // The pages behind e-mail links while no client app is configured (app-pages.ts), on the gateway's origin.
     let apiUrl = '';
-    gateway = await startGateway({
-      port: options.port,
-      corsOrigins: environment.CORS_ORIGINS,
-      pages: (request, url, response) => serveAppPage(request, url, response, apiUrl),
-    });
+    const pages: Parameters<typeof startGateway>[0]['pages'] = (request, url, response) =>
+      serveAppPage(request, url, response, apiUrl);
+    if (options.bundled) {
+      const gatewayPort = options.port || (await freePort());
+      bundled = await startBundledRuntime({
+        ...options.bundled,
+        provisioned,
+        upstream: {
+          dynamodb: dynamodb.endpoint,
+          s3: fauxqs.endpoint,
+          sqs: fauxqs.endpoint,
+          ses: ses.endpoint,
+        },
+        environment,
+        gatewayPort,
+      });
+      gateway = await startGateway({
+        port: gatewayPort,
+        corsOrigins: environment.CORS_ORIGINS,
+        mounted: bundled.mounted,
+        pages,
+      });
+    } else {
+      gateway = await startGateway({ port: options.port, corsOrigins: environment.CORS_ORIGINS, pages });
+    }
     apiUrl = gateway.url;
     // Links in responses (paginator URLs) are built from this configured URL, never from request headers.
     const publicBaseUrl = { PUBLIC_BASE_URL: gateway.url };
     Object.assign(environment, publicBaseUrl);
     Object.assign(process.env, publicBaseUrl);
     resetEnvCache();
-    poller = startPoller({
-      sqsEndpoint: fauxqs.endpoint,
-      queues: provisioned.queues.map((queue) => ({
-        ...queue,
-        ...(options.pollerVisibilitySeconds
-          ? { visibilityTimeoutSeconds: options.pollerVisibilitySeconds }
-          : {}),
-      })),
-    });
+    const visibility = options.pollerVisibilitySeconds
+      ? { visibilityTimeoutSeconds: options.pollerVisibilitySeconds }
+      : {};
+    poller = bundled
+      ? startPoller({ sqsEndpoint: fauxqs.endpoint, ...bundledConsumers(bundled, provisioned, visibility) })
+      : startPoller({
+          sqsEndpoint: fauxqs.endpoint,
+          queues: provisioned.queues.map((queue) => ({ ...queue, ...visibility })),
+        });
     // Uploads never completed expire here as the lifecycle rule and TTL expire them in the cloud.
     sweep = startPendingSweep();
     const runningGateway = gateway;
@@ -168,7 +216,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sesUrl: ses.endpoint,
       endpoints: {
         dynamodb: dynamodb.endpoint,
-        s3: fauxqs.endpoint,
+        // S3 as functions and browsers reach it: through the AWS front (presigned POST policies).
+        s3: front.endpoint,
         sqs: fauxqs.endpoint,
         ses: ses.endpoint,
       },
@@ -177,6 +226,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       environment,
       poller: runningPoller,
       gateway: runningGateway,
+      bundled,
       failure: Promise.race(emulators.flatMap((emulator) => emulator.unexpectedExit ?? [])),
       stop: stopAll,
     };

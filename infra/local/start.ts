@@ -12,6 +12,7 @@ import {
 import { recoverAbandonedImports } from '../../shared/domain/import/recover-imports.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import { findUserIdByUsername } from '../../shared/domain/users/user-repository.ts';
+import { ensureLocalAssembly } from './bundled/local-assembly.ts';
 import { startSchedules } from './schedules.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { javaMajorVersion, MIN_JAVA_VERSION } from './dynamodb-local.ts';
@@ -36,9 +37,11 @@ const ADMIN_LOGIN = 'admin';
 const FORCED_EXIT_MS = 10_000;
 const PARENT_CHECK_MS = 500;
 
-const USAGE = `usage: npm start [-- [--fresh] [--${DATA_DIR_OPTION} DIR]]
+const USAGE = `usage: npm start [-- [--fresh] [--bundled] [--${DATA_DIR_OPTION} DIR]]
   --${DATA_DIR_OPTION} DIR  the data folder (default .local; or ${DATA_DIR_VARIABLE}); one stack per folder
   --fresh         empty the data folder first
+  --bundled       run what deploys: each function from its synthesized asset, in its own processes, under its
+                  synthesized IAM policy (synthesizes the dev stage first when the sources changed)
 environment:
   PORT                      gateway port on 127.0.0.1 (default 3000)
   LOG_LEVEL                 handlers' log level: debug, info, warn (default), error, silent
@@ -53,17 +56,20 @@ example:
 
 interface StartOptions {
   readonly fresh: boolean;
+  readonly bundled: boolean;
   readonly dataDir: string;
   readonly port: number;
 }
 
 function parseStartArguments(argv: readonly string[]): StartOptions | 'help' {
   let fresh = false;
+  let bundled = false;
   let explicitDir: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return 'help';
     if (arg === '--fresh') fresh = true;
+    else if (arg === '--bundled') bundled = true;
     else if (arg === `--${DATA_DIR_OPTION}`) {
       explicitDir = argv[++i];
       if (!explicitDir) throw new UsageError(`--${DATA_DIR_OPTION} needs a folder`);
@@ -73,7 +79,7 @@ function parseStartArguments(argv: readonly string[]): StartOptions | 'help' {
   const port = Number(process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`PORT must be a port number, not ${process.env.PORT}`);
-  return { fresh, dataDir: localDataDir(explicitDir), port };
+  return { fresh, bundled, dataDir: localDataDir(explicitDir), port };
 }
 
 class UsageError extends Error {}
@@ -104,7 +110,12 @@ async function main(): Promise<void> {
   if (options.fresh) emptyExceptLock(options.dataDir, lock);
 
   const stopping = watchForStop(lock, options.dataDir);
+  const assemblyDir = options.bundled
+    ? await ensureLocalAssembly(undefined, (line) => process.stdout.write(`${line}\n`))
+    : undefined;
+  const logDir = join(options.dataDir, 'logs');
   const stack = await startLocalStack({
+    ...(assemblyDir ? { bundled: { assemblyDir, logDir } } : {}),
     port: options.port,
     dataDir: emulatorDataPath(options.dataDir),
     names: { table: 'community', bucket: 'community-media', queuePrefix: 'community' },
@@ -139,6 +150,11 @@ async function main(): Promise<void> {
   // Digest e-mails and other recurring jobs, as EventBridge rules run them in the cloud.
   startSchedules();
 
+  if (stack.bundled) {
+    process.stdout.write(
+      `bundled: ${stack.bundled.functions.length} functions from ${assemblyDir}, IAM enforced; logs in ${logDir}\n`,
+    );
+  }
   process.stdout.write(`ready ${stack.apiUrl}\n`);
   process.stdout.write(`mail inbox ${stack.sesUrl}/\n`);
   process.stdout.write(`openapi ${stack.apiUrl}/openapi.json\n`);

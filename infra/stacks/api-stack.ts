@@ -4,21 +4,18 @@ import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-ap
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { API_BASE_PATH, FALLBACK_ROUTE, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
+import { API_BASE_PATH, FALLBACK_ROUTE, type RouteEntry } from '../../shared/catalogue/index.ts';
 import type { StageConfig } from '../config.ts';
 import type { ApiFunction, GrantableResources } from '../constructs/api-function.ts';
+import { ApiDomain } from '../constructs/api-domain.ts';
 import { catalogueFunction } from '../constructs/catalogue-function.ts';
+import type { NativeTarget } from '../constructs/native-modules.ts';
 import { AUTHORIZER_SPEC, routeSpec } from '../function-specs.ts';
 import { acknowledge } from '../nag.ts';
 
 export interface ApiStackProps extends StackProps {
   readonly config: StageConfig;
   readonly resources: GrantableResources;
-  /**
-   * The routes to deploy.
-   * @default ROUTES from shared/catalogue
-   */
-  readonly routes?: readonly RouteEntry[];
   /**
    * The catch-all behind the API's `$default` route (unknown paths and methods).
    * @default FALLBACK_ROUTE from shared/catalogue
@@ -29,37 +26,46 @@ export interface ApiStackProps extends StackProps {
    * @default true
    */
   readonly bundle?: boolean;
+  /** Whose native binaries the assets carry (`'host'`: the local bundled mode's synth). */
+  readonly nativeTarget?: NativeTarget;
 }
 
-const METHODS: Record<RouteEntry['method'], apigw.HttpMethod> = {
-  GET: apigw.HttpMethod.GET,
-  POST: apigw.HttpMethod.POST,
-  PUT: apigw.HttpMethod.PUT,
-  DELETE: apigw.HttpMethod.DELETE,
-};
-
-/** The HTTP API: one function and one route per catalogued route, the authorizer, CORS, throttling, access logs. */
+/**
+ * The HTTP API itself, shared by every domain's routes stack (api-routes-stack.ts): the API with CORS, its
+ * throttled and logged `$default` stage, the Lambda authorizer, the catch-all, and the custom domain when the
+ * stage has one. No catalogued route lives here, so this stack's size does not grow with the catalogue.
+ */
 export class ApiStack extends Stack {
   readonly api: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
   readonly authorizerFunction: ApiFunction;
+  /** Bound by every protected route; CDK creates it (in this stack, under the API) on the first binding. */
+  readonly authorizer: apigw.IHttpRouteAuthorizer;
   readonly fallbackFunction: ApiFunction;
-  readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
+  /**
+   * `PUBLIC_BASE_URL` of every API function: the custom domain when the stage has one, else the API's own
+   * endpoint, plus `/v2` (decisions.md: `<origin>/v2`). Never a request header.
+   */
+  readonly publicBaseUrl: string;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { config } = props;
-    // Absolute links in responses (paginator URLs) start with the API's public base URL (decisions.md: `<origin>/v2`):
-    // the stage's custom domain when it has one, else the API's own endpoint. Never a request header. Lazy, because
-    // the catch-all function is created before the API whose default integration it is; the functions' environment
-    // refers to the API, the API to none of them, so there is no cycle.
-    const publicBaseUrl = Lazy.string({
-      produce: () =>
-        `${config.domainName ? `https://${config.domainName}` : this.api.apiEndpoint}${API_BASE_PATH}`,
-    });
-    const context = { config, resources: props.resources, bundle: props.bundle ?? true, publicBaseUrl };
-    const fallback = props.fallbackRoute ?? FALLBACK_ROUTE;
-    this.fallbackFunction = catalogueFunction(this, routeSpec(fallback), context);
+
+    // The catch-all is created before the API whose default integration it is, so its `PUBLIC_BASE_URL` is lazy;
+    // the functions' environment refers to the API, the API to none of them, so there is no cycle.
+    const context = {
+      config,
+      resources: props.resources,
+      bundle: props.bundle ?? true,
+      nativeTarget: props.nativeTarget,
+      publicBaseUrl: Lazy.string({ produce: () => this.publicBaseUrl }),
+    };
+    this.fallbackFunction = catalogueFunction(
+      this,
+      routeSpec(props.fallbackRoute ?? FALLBACK_ROUTE),
+      context,
+    );
 
     this.api = new apigw.HttpApi(this, 'HttpApi', {
       apiName: id,
@@ -81,12 +87,16 @@ export class ApiStack extends Stack {
         maxAge: Duration.hours(1),
       },
     });
-
     acknowledge(
       this.api.node.findChild('DefaultRoute'),
       'AwsSolutions-APIG4',
       'The catch-all only renders the 404 envelope for unknown routes; it reads no data.',
     );
+    // The attribute, not the `https://{id}.execute-api…` string CDK would build: one GetAtt, which the local
+    // bundled mode resolves to the local gateway (infra/local/bundled/).
+    const endpoint = (this.api.node.defaultChild as apigw.CfnApi).attrApiEndpoint;
+    const domain = config.customDomain && new ApiDomain(this, 'Domain', { domain: config.customDomain });
+    this.publicBaseUrl = `${domain ? domain.url : endpoint}${API_BASE_PATH}`;
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: config.logRetention,
@@ -98,41 +108,27 @@ export class ApiStack extends Stack {
       autoDeploy: true,
       throttle: config.throttle,
       accessLogSettings: { destination: new apigw.LogGroupLogDestination(accessLogs) },
+      ...(domain ? { domainMapping: { domainName: domain.domainName } } : {}),
     });
 
-    this.authorizerFunction = catalogueFunction(this, AUTHORIZER_SPEC, context);
+    // Reserved concurrency: a floor for the function every protected request runs first, so a burst on some
+    // route or a worker backlog never takes the account's concurrency from it (infra/config.ts).
+    this.authorizerFunction = catalogueFunction(
+      this,
+      { ...AUTHORIZER_SPEC, reservedConcurrency: config.reservedConcurrency.authorizer },
+      context,
+    );
     // The authorizer runs on EVERY protected request, even without an `Authorization` header: the contract
     // wants a 401 `rest_not_logged_in` JSON envelope, which only our code can render. With an identity source,
     // API Gateway itself rejects a request lacking it with a bare 401 body that an HTTP API cannot customise.
     // No identity source means no gateway-side caching (`resultsCacheTtl` must be 0); the authorizer remembers
     // only which credential a header matched and re-reads the user and that credential on every request.
-    const authorizer = new HttpLambdaAuthorizer('Authorizer', this.authorizerFunction.function, {
+    this.authorizer = new HttpLambdaAuthorizer('Authorizer', this.authorizerFunction.function, {
       responseTypes: [HttpLambdaResponseType.SIMPLE],
       identitySource: [],
       resultsCacheTtl: Duration.seconds(0),
     });
 
-    const routeFunctions = new Map<string, ApiFunction>();
-    for (const route of props.routes ?? ROUTES) {
-      const fn = catalogueFunction(this, routeSpec(route), context);
-      routeFunctions.set(route.operationId, fn);
-      const isPublic = route.access === 'public';
-      const [httpRoute] = this.api.addRoutes({
-        path: `${API_BASE_PATH}${route.path}`,
-        methods: [METHODS[route.method]],
-        integration: new HttpLambdaIntegration(`${route.operationId}Integration`, fn.function),
-        authorizer: isPublic ? new apigw.HttpNoneAuthorizer() : authorizer,
-      });
-      if (isPublic && httpRoute) {
-        acknowledge(
-          httpRoute,
-          'AwsSolutions-APIG4',
-          `Public by contract (access: public): ${route.operationId}.`,
-        );
-      }
-    }
-    this.routeFunctions = routeFunctions;
-
-    new CfnOutput(this, 'ApiUrl', { value: this.stage.url });
+    new CfnOutput(this, 'ApiUrl', { value: domain ? domain.url : this.stage.url });
   }
 }

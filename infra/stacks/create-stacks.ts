@@ -3,38 +3,46 @@ import {
   FALLBACK_ROUTE,
   QUEUES,
   type QueueEntry,
-  ROUTES,
+  ROUTE_DOMAINS,
+  type RouteDomain,
   type RouteEntry,
 } from '../../shared/catalogue/index.ts';
 import type { StageConfig } from '../config.ts';
+import type { NativeTarget } from '../constructs/native-modules.ts';
 import { allFunctionSpecs } from '../function-specs.ts';
 import { stackName } from '../naming.ts';
+import { ApiRoutesStack } from './api-routes-stack.ts';
 import { ApiStack } from './api-stack.ts';
 import { DataStack } from './data-stack.ts';
 import { MonitoringStack } from './monitoring-stack.ts';
 import { WorkersStack } from './workers-stack.ts';
 
 export interface CreateStacksOptions {
-  /** @default ROUTES */
-  readonly routes?: readonly RouteEntry[];
+  /** @default ROUTE_DOMAINS */
+  readonly routeDomains?: readonly RouteDomain[];
   /** @default QUEUES */
   readonly queues?: readonly QueueEntry[];
   /** @default FALLBACK_ROUTE */
   readonly fallbackRoute?: RouteEntry;
   /** @default true */
   readonly bundle?: boolean;
+  /** @default 'lambda' */
+  readonly nativeTarget?: NativeTarget;
 }
 
 /**
- * The stage's stacks, split by lifecycle: `data` (stateful, RETAIN, rarely changed) and the stateless `api`,
- * `workers` and `monitoring`, which can be destroyed and redeployed freely. app.ts and the infra tests both
- * build through here, so the tests check the real wiring (with a synthetic catalogue when they need one).
+ * The stage's stacks, split by lifecycle: `data` (stateful, RETAIN, rarely changed) and the stateless `api` (the
+ * HTTP API, authorizer, catch-all, domain), one `api-<domain>` per catalogue domain (its routes and functions),
+ * `workers` and `monitoring`, which can be destroyed and redeployed freely. app.ts and the infra tests both build
+ * through here, so the tests check the real wiring (with a synthetic catalogue when they need one).
  */
 export function createStacks(app: App, config: StageConfig, options: CreateStacksOptions = {}) {
-  const routes = options.routes ?? ROUTES;
+  const routeDomains = options.routeDomains ?? ROUTE_DOMAINS;
+  const routes = routeDomains.flatMap((domain) => domain.routes);
   const queues = options.queues ?? QUEUES;
   const fallbackRoute = options.fallbackRoute ?? FALLBACK_ROUTE;
   const bundle = options.bundle ?? true;
+  const { nativeTarget } = options;
   const env = { account: config.account, region: config.region };
   const common = { env, config, terminationProtection: config.stage === 'prod' };
 
@@ -46,11 +54,28 @@ export function createStacks(app: App, config: StageConfig, options: CreateStack
   const api = new ApiStack(app, stackName(config.stage, 'api'), {
     ...common,
     resources: data,
-    routes,
     fallbackRoute,
     bundle,
-    description: `Community API (${config.stage}): HTTP API and one function per route`,
+    nativeTarget,
+    description: `Community API (${config.stage}): HTTP API, authorizer, catch-all and domain`,
   });
+  const routeStacks = new Map<string, ApiRoutesStack>();
+  for (const domain of routeDomains) {
+    routeStacks.set(
+      domain.name,
+      new ApiRoutesStack(app, stackName(config.stage, `api-${domain.name}`), {
+        ...common,
+        resources: data,
+        api: api.api,
+        authorizer: api.authorizer,
+        publicBaseUrl: api.publicBaseUrl,
+        routes: domain.routes,
+        bundle,
+        nativeTarget,
+        description: `Community API (${config.stage}): the ${domain.name} routes, one function each`,
+      }),
+    );
+  }
   // CloudFormation rejects a stack without resources, so the workers stack exists once a queue is catalogued.
   const workers =
     queues.length > 0
@@ -59,6 +84,7 @@ export function createStacks(app: App, config: StageConfig, options: CreateStack
           resources: data,
           queues,
           bundle,
+          nativeTarget,
           description: `Community API (${config.stage}): queue consumers`,
         })
       : undefined;
@@ -71,6 +97,7 @@ export function createStacks(app: App, config: StageConfig, options: CreateStack
   });
   // Alarms address functions by name: create them after the functions exist.
   monitoring.addStackDependency(api);
+  for (const routeStack of routeStacks.values()) monitoring.addStackDependency(routeStack);
   if (workers) monitoring.addStackDependency(workers);
-  return { data, api, workers, monitoring };
+  return { data, api, routeStacks, workers, monitoring };
 }

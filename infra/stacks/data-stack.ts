@@ -18,6 +18,7 @@ import type { GrantableResources } from '../constructs/api-function.ts';
 import { MediaBucket } from '../constructs/media-bucket.ts';
 import { ScheduleRules } from '../constructs/schedule-rules.ts';
 import { WorkQueue } from '../constructs/work-queue.ts';
+import { markForLocalBinding } from '../local-binding.ts';
 import { acknowledge } from '../nag.ts';
 import { deadLetterQueueName, queueName } from '../naming.ts';
 
@@ -130,6 +131,16 @@ export class DataStack extends Stack implements GrantableResources {
       'Credentials of an external BuddyPress database we do not administer; operators rotate them there.',
     );
     this.secrets = { passwordPepper: pepper, cursorKey, buddypressSource: buddypress };
+
+    markForLocalBinding(this.table, 'table');
+    markForLocalBinding(this.bucket, 'bucket');
+    markForLocalBinding(media.distribution, 'cdn');
+    markForLocalBinding(this.mailIdentity, 'mailIdentity');
+    for (const [name, workQueue] of workQueues) {
+      markForLocalBinding(workQueue.queue, `queue:${name}`);
+      markForLocalBinding(workQueue.deadLetterQueue, `dlq:${name}`);
+    }
+    for (const [name, secret] of Object.entries(this.secrets)) markForLocalBinding(secret, `secret:${name}`);
   }
 
   /** A grant naming a queue that is not catalogued fails here, at synth, with the queue's name. */

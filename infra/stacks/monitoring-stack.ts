@@ -4,11 +4,15 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import { QUEUES, type QueueEntry } from '../../shared/catalogue/index.ts';
+import {
+  DEFAULT_OLDEST_MESSAGE_ALARM_SECONDS,
+  QUEUES,
+  type QueueEntry,
+} from '../../shared/catalogue/index.ts';
 import type { StageConfig } from '../config.ts';
 import type { FunctionSpec } from '../function-specs.ts';
 import { acknowledge } from '../nag.ts';
-import { deadLetterQueueName, functionName } from '../naming.ts';
+import { deadLetterQueueName, functionName, queueName } from '../naming.ts';
 
 export interface MonitoringStackProps extends StackProps {
   readonly config: StageConfig;
@@ -25,7 +29,7 @@ export interface MonitoringStackProps extends StackProps {
 
 const PERIOD = Duration.minutes(5);
 
-/** Alarms on DLQ depth, the API's 5xx rate and each function's errors and throttles, to one SNS topic. */
+/** Alarms on DLQ depth, the age of each work queue's oldest message, the API's 5xx rate and each function's errors and throttles, to one SNS topic. */
 export class MonitoringStack extends Stack {
   readonly topic: sns.Topic;
 
@@ -48,7 +52,8 @@ export class MonitoringStack extends Stack {
       }).addAlarmAction(action);
     };
 
-    for (const queue of props.queues ?? QUEUES) {
+    const queues: readonly QueueEntry[] = props.queues ?? QUEUES;
+    for (const queue of queues) {
       // Any message in a DLQ is a failure nobody has looked at yet.
       alarm(`${queue.name}DeadLetters`, {
         metric: new cloudwatch.Metric({
@@ -59,6 +64,20 @@ export class MonitoringStack extends Stack {
           period: PERIOD,
         }),
         threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+      // A work queue that stops draining (a stuck consumer, a throttled worker) shows first as an old message,
+      // long before its 14 days of retention run out.
+      alarm(`${queue.name}OldestMessageAge`, {
+        metric: new cloudwatch.Metric({
+          namespace: 'AWS/SQS',
+          metricName: 'ApproximateAgeOfOldestMessage',
+          dimensionsMap: { QueueName: queueName(config.stage, queue.name) },
+          statistic: cloudwatch.Stats.MAXIMUM,
+          period: PERIOD,
+        }),
+        threshold: queue.oldestMessageAlarmSeconds ?? DEFAULT_OLDEST_MESSAGE_ALARM_SECONDS,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 1,
       });

@@ -5,6 +5,7 @@ import { QUEUES, type QueueEntry } from '../../shared/catalogue/index.ts';
 import type { StageConfig } from '../config.ts';
 import type { ApiFunction, GrantableResources } from '../constructs/api-function.ts';
 import { catalogueFunction } from '../constructs/catalogue-function.ts';
+import type { NativeTarget } from '../constructs/native-modules.ts';
 import { workerSpec } from '../function-specs.ts';
 
 export interface WorkersStackProps extends StackProps {
@@ -20,6 +21,8 @@ export interface WorkersStackProps extends StackProps {
    * @default true
    */
   readonly bundle?: boolean;
+  /** Whose native binaries the assets carry (`'host'`: the local bundled mode's synth). */
+  readonly nativeTarget?: NativeTarget;
 }
 
 /** One consumer per catalogued queue; the queues themselves live in the data stack. */
@@ -28,7 +31,12 @@ export class WorkersStack extends Stack {
 
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, props);
-    const context = { config: props.config, resources: props.resources, bundle: props.bundle ?? true };
+    const context = {
+      config: props.config,
+      resources: props.resources,
+      bundle: props.bundle ?? true,
+      nativeTarget: props.nativeTarget,
+    };
     const workers = new Map<string, ApiFunction>();
     for (const entry of props.queues ?? QUEUES) {
       const fn = catalogueFunction(this, workerSpec(entry), context);

@@ -20,24 +20,38 @@ import { PROFILE_ROUTES } from './routes/profiles.ts';
  * Adding an endpoint = a contract in shared/contracts, a use case in shared/domain, one line in its domain's
  * route list, tests.
  */
-export const ROUTES: readonly RouteEntry[] = [
-  ...PLATFORM_ROUTES,
-  ...NOTIFICATION_ROUTES,
-  ...TOPIC_ROUTES,
-  ...FEED_ROUTES,
-  ...QUIZ_ROUTES,
-  ...SETTINGS_ROUTES,
-  ...SPACE_ROUTES,
-  ...INVITATION_ROUTES,
-  ...COURSE_ROUTES,
-  ...MEDIA_ROUTES,
-  ...MIGRATION_ROUTES,
-  ...PROFILE_ROUTES,
+export interface RouteDomain {
+  /** Names the domain's API stack (`community-<stage>-api-<name>`): stable, so a route never moves stacks. */
+  readonly name: string;
+  readonly routes: readonly RouteEntry[];
+}
+
+/**
+ * The routes by domain. In the cloud each domain's functions and routes are a stack of their own on the one HTTP
+ * API, so a growing domain never pushes another toward CloudFormation's resource limit (infra/stacks/).
+ */
+export const ROUTE_DOMAINS: readonly RouteDomain[] = [
+  { name: 'platform', routes: PLATFORM_ROUTES },
+  { name: 'notifications', routes: NOTIFICATION_ROUTES },
+  { name: 'topics', routes: TOPIC_ROUTES },
+  { name: 'feeds', routes: FEED_ROUTES },
+  { name: 'quizzes', routes: QUIZ_ROUTES },
+  { name: 'settings', routes: SETTINGS_ROUTES },
+  { name: 'spaces', routes: SPACE_ROUTES },
+  { name: 'invitations', routes: INVITATION_ROUTES },
+  { name: 'courses', routes: COURSE_ROUTES },
+  { name: 'media', routes: MEDIA_ROUTES },
+  { name: 'migrations', routes: MIGRATION_ROUTES },
+  { name: 'profiles', routes: PROFILE_ROUTES },
 ];
+
+export const ROUTES: readonly RouteEntry[] = ROUTE_DOMAINS.flatMap((domain) => domain.routes);
 
 export { FALLBACK_ROUTE, REFERENCE_SCRIPT_FILE } from './routes/platform.ts';
 export type { CatalogueRoute, Grants, QueueEntry, RouteEntry } from './routes/route.ts';
 export {
+  DEFAULT_OLDEST_MESSAGE_ALARM_SECONDS,
+  MESSAGE_RETENTION_SECONDS,
   QUEUE_NAMES,
   QUEUES,
   type QueueName,
@@ -50,6 +64,8 @@ export { SECRET_NAMES, SECRETS, type SecretIdVariable, type SecretName } from '.
 export {
   API_BASE_PATH,
   type AccessLevel,
+  type BucketAccess,
+  type BucketPrefix,
   DEFAULT_MEMORY_MB,
   DEFAULT_TIMEOUT_SECONDS,
   type HttpMethod,

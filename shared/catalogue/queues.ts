@@ -45,7 +45,7 @@ export const QUEUES = [
     entry: 'functions/workers/run-migration.ts',
     grants: {
       table: 'readWrite',
-      bucket: 'readWrite',
+      bucket: { write: ['media/'] },
       sendTo: ['migrations'],
       secrets: ['buddypressSource'],
       sourceUploads: 'read',
@@ -55,6 +55,8 @@ export const QUEUES = [
     timeoutSeconds: 300,
     maxReceiveCount: 3,
     maxConcurrency: 4,
+    // Minutes of writes per chunk, for hours: never more than these four at once, whatever else happens.
+    reservedConcurrency: 4,
   },
 ] as const satisfies readonly QueueEntryOf<string, string, SecretName>[];
 
@@ -65,6 +67,18 @@ export const QUEUE_NAMES = QUEUES.map((queue) => queue.name) as QueueName[];
 export type QueueUrlVariable = `QUEUE_URL_${Uppercase<QueueName>}`;
 export const queueUrlVariable = <N extends string>(name: N): `QUEUE_URL_${Uppercase<N>}` =>
   `QUEUE_URL_${name.toUpperCase()}` as `QUEUE_URL_${Uppercase<N>}`;
+
+/**
+ * How long a queue and its dead-letter queue keep a message: 14 days, the SQS maximum, for both. A work queue that
+ * kept messages for less than its DLQ would drop a backlog older than that before it ever reached the DLQ.
+ */
+export const MESSAGE_RETENTION_SECONDS = 14 * 24 * 60 * 60;
+
+/**
+ * Age of a work queue's oldest message that raises its alarm, unless its entry names another
+ * (`oldestMessageAlarmSeconds`): work waiting an hour means its consumer is stuck or far behind.
+ */
+export const DEFAULT_OLDEST_MESSAGE_ALARM_SECONDS = 60 * 60;
 
 /** Visibility timeout for a queue: six times its consumer's timeout, as AWS advises for Lambda event sources. */
 export function visibilityTimeoutSeconds(queue: { readonly timeoutSeconds: number }): number {

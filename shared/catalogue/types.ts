@@ -24,10 +24,26 @@ export type AccessLevel =
   | 'enrolled_student'
   | 'privacy_gated';
 
+/**
+ * Key prefixes of the media bucket: `pending/` holds presigned uploads not yet verified, `media/` the verified
+ * files the CDN serves (shared/domain/media/media-objects.ts lays the keys out).
+ */
+export type BucketPrefix = 'pending/' | 'media/';
+
+/**
+ * What a function does with the media bucket, per key prefix: read (GetObject, and ListBucket on the bucket so a
+ * missing key is a 404, not a 403), write (PutObject, which a presigned POST's signer needs too) and delete.
+ */
+export interface BucketAccess {
+  readonly read?: readonly BucketPrefix[];
+  readonly write?: readonly BucketPrefix[];
+  readonly delete?: readonly BucketPrefix[];
+}
+
 /** The resources a function may touch; CDK grants exactly these and nothing else. */
 export interface GrantsOf<Q extends string, S extends string> {
   readonly table?: 'read' | 'readWrite';
-  readonly bucket?: 'read' | 'readWrite';
+  readonly bucket?: BucketAccess;
   /** Queues this function sends to (names from the queue catalogue). */
   readonly sendTo?: readonly Q[];
   /** Sends e-mail through SES directly. */
@@ -81,6 +97,17 @@ export interface QueueEntryOf<N extends string, Q extends string, S extends stri
   readonly memoryMb?: number;
   /** Caps concurrent batches so a backlog cannot starve the API or exceed a downstream rate (SES). */
   readonly maxConcurrency?: number;
+  /**
+   * Reserved concurrency of the worker: at most this many run at once, whatever invokes them, so a long backlog
+   * can never take the concurrency the API's functions need. At least `maxConcurrency` (else the event source
+   * would be throttled). Undefined = none.
+   */
+  readonly reservedConcurrency?: number;
+  /**
+   * Age in seconds of the oldest waiting message that raises the queue's alarm.
+   * @default DEFAULT_OLDEST_MESSAGE_ALARM_SECONDS (one hour)
+   */
+  readonly oldestMessageAlarmSeconds?: number;
   /** Native packages the worker needs at run time, as `RouteEntryOf.nativeModules`. */
   readonly nativeModules?: readonly NativeModule[];
 }

@@ -3,6 +3,7 @@ import { FEED_MESSAGE_MAX_LENGTH, FEED_TOPIC_FILTER_MAX } from '../vocabulary/fe
 import { paginatorC } from './envelopes.ts';
 import { messageResponse, pageQuery, perPageQuery } from './fields.ts';
 import { defineOperation } from './operation.ts';
+import { documentedAs } from './openapi-metadata.ts';
 import {
   TAGS,
   INVALID,
@@ -110,6 +111,13 @@ export const listFeeds = defineOperation({
       v.pipe(
         v.string(),
         v.regex(/^\d{1,15}(,\d{1,15})*$/, 'must be comma-separated topic ids'),
+        // Clients send a list of integers, comma-separated (`style: form`, `explode: false`).
+        documentedAs({
+          type: 'array',
+          items: { type: 'integer', minimum: 0, maximum: 999_999_999_999_999 },
+          minItems: 1,
+          maxItems: FEED_TOPIC_FILTER_MAX,
+        }),
         v.transform((value) => [...new Set(value.split(',').map(Number))]),
         v.maxLength(FEED_TOPIC_FILTER_MAX, `must name at most ${FEED_TOPIC_FILTER_MAX} topics`),
       ),
@@ -118,6 +126,7 @@ export const listFeeds = defineOperation({
       v.pipe(
         v.string(),
         v.regex(/^\d{1,15}$/, 'must be a space id (a positive integer)'),
+        documentedAs({ type: 'integer', minimum: 1, maximum: 999_999_999_999_999 }),
         v.transform(Number),
         v.minValue(1, 'must be a space id (a positive integer)'),
       ),

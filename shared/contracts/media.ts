@@ -61,6 +61,8 @@ const uploadedFile = v.pipe(
 export const uploadedMediaSchema = v.pipe(
   v.object({
     id: integer(),
+    /** `active`: stored and verified. Tells this answer from a pending presigned upload (`status: pending`). */
+    status: v.literal('active'),
     file_name: v.string(),
     file_url: v.string(),
     file_type: v.picklist(MEDIA_TYPES),
@@ -96,7 +98,8 @@ export const uploadMedia = defineOperation({
     '`data.upload`; post the file to `upload.url` with every field of `upload.fields` (the file last), then call ' +
     '`POST /media/{id}/complete`. The real type is read from the content and must be allowed and match the ' +
     'declared one; images are re-encoded without metadata (EXIF, GPS) and get a thumbnail. More than 10 uploads ' +
-    'a minute per user: 429.',
+    'a minute per user: 429, with `Retry-After`. The two 201 answers differ by `data.status`: `active` (stored) ' +
+    'or `pending` (post the file, then complete).',
   tags: TAGS,
   bodyKind: 'multipart',
   body: v.strictObject({
@@ -107,7 +110,11 @@ export const uploadMedia = defineOperation({
     object_source: v.optional(v.picklist(MEDIA_OBJECT_SOURCES)),
     object_id: v.optional(objectId),
   }),
-  response: v.object({ message: v.string(), data: v.union([uploadedMediaSchema, pendingUploadSchema]) }),
+  // A discriminated union on `status` (`active` | `pending`): generated clients narrow on it.
+  response: v.object({
+    message: v.string(),
+    data: v.variant('status', [uploadedMediaSchema, pendingUploadSchema]),
+  }),
   successStatus: 201,
   errors: [
     INVALID,

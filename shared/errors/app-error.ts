@@ -7,13 +7,22 @@ export class AppError extends Error {
   readonly code: string;
   readonly status: number;
   readonly data: Readonly<Record<string, unknown>>;
+  /** For a 429: the seconds after which trying again may succeed, sent as `Retry-After`. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: string, status: number, message: string, data: Record<string, unknown> = {}) {
+  constructor(
+    code: string,
+    status: number,
+    message: string,
+    data: Record<string, unknown> = {},
+    options: { readonly retryAfterSeconds?: number } = {},
+  ) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.status = status;
     this.data = data;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -176,7 +176,9 @@ function build<O extends Operation>(
             ? { 'www-authenticate': 'Basic realm="community"' }
             : appError === SERVICE_UNAVAILABLE
               ? { 'cache-control': 'no-store' } // a passing outage must never be answered from a cache
-              : {};
+              : appError.retryAfterSeconds !== undefined
+                ? { 'retry-after': String(appError.retryAfterSeconds) }
+                : {};
         request.response = jsonResponse(
           appError.status,
           errorBody(appError, envelope),

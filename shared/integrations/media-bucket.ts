@@ -44,7 +44,7 @@ export interface PresignedPost {
 
 /**
  * A presigned POST for exactly one key: the policy pins the key, the Content-Type and a size range, and expires
- * after `expiresSeconds`. S3 enforces the policy; the emulator does not, so the completion step re-checks.
+ * after `expiresSeconds`. S3 enforces the policy (locally the AWS front does); the completion step re-checks anyway.
  */
 export function presignPost(input: {
   key: string;

@@ -32,6 +32,7 @@ describe('POST /feeds/media-upload (multipart)', () => {
       message: 'File uploaded successfully.',
       data: {
         id: expect.any(Number),
+        status: 'active',
         file_name: 'dance.gif',
         file_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/.+\.gif$/),
         file_type: 'image/gif',

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expirePendingUpload } from '../../shared/domain/media/sweep-expired-uploads.ts';
-import { listObjects, objectSize } from '../../shared/integrations/media-bucket.ts';
+import { listObjects, objectSize, writeObject } from '../../shared/integrations/media-bucket.ts';
 import { MEDIA_TYPES } from '../../shared/vocabulary/media.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import {
@@ -113,6 +113,7 @@ describe('POST /feeds/media-upload (presigned) and POST /media/{id}/complete', (
       message: expect.any(String),
       data: {
         id: pending.id,
+        status: 'active',
         file_name: 'big.png',
         file_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/.+\.png$/),
         file_type: 'image/png',
@@ -138,14 +139,25 @@ describe('POST /feeds/media-upload (presigned) and POST /media/{id}/complete', (
     expect(again.body.data).toEqual(complete.body.data);
   }, 60_000);
 
-  it('refuses a 10.1 MB file with file_too_large and deletes the object', async () => {
+  it('refuses a 10.1 MB file twice: at the bucket (its policy), and at completion if one got there anyway', async () => {
     const bytes = Buffer.concat([await smallGif(), Buffer.alloc(Math.round(10.1 * MB))]);
-    const { pending, complete } = await uploadPresigned(user, {
-      bytes,
-      name: 'huge.gif',
-      type: 'image/gif',
-      declaredSize: 9 * MB,
+    const requested = await requestUpload(user, {
+      file_name: 'huge.gif',
+      file_type: 'image/gif',
+      file_size: 9 * MB,
     });
+    expect(requested.status, requested.text).toBe(201);
+    const data = requested.body.data as {
+      id: number;
+      upload: { url: string; fields: Record<string, string> };
+    };
+    const pending = { id: data.id, url: data.upload.url, fields: data.upload.fields };
+    // The presigned policy caps the size: the bucket refuses the POST, as S3 does.
+    expect((await postToBucket(pending, bytes, 'image/gif')).status).toBe(400);
+    await expectGone(pending.id);
+    // Completion never trusts the bucket: an oversized object written there by other means is refused and deleted.
+    await writeObject(`pending/${pending.id}`, bytes, 'image/gif');
+    const complete = await api('POST', `/media/${pending.id}/complete`, { as: user });
     expect(complete.status, complete.text).toBe(400);
     expect(complete.body).toEqual({
       code: 'file_too_large',

@@ -111,7 +111,8 @@ describe('GET /v2/openapi.json', () => {
         expect(listed, `${error.status} ${error.code}`).toContain(error.code);
         expect(operation.responses[String(error.status)].description).toContain(error.code);
         const schema = operation.responses[String(error.status)].content['application/json'].schema;
-        expect(schema.allOf[1].properties.code.enum).toContain(error.code);
+        const own = schema.anyOf ? schema.anyOf[0] : schema;
+        expect(own.allOf[1].properties.code.enum).toContain(error.code);
       }
 
       // The automatic ones.
@@ -134,19 +135,28 @@ describe('GET /v2/openapi.json', () => {
       const envelopeRequires =
         envelope === 'BareErrorEnvelope' ? ['code', 'message'] : ['code', 'message', 'data'];
       expect(document.components.schemas[envelope].required).toEqual(envelopeRequires);
+      const GATEWAY_ONLY: Record<string, string> = {
+        '413': 'GatewayRequestTooLarge',
+        '429': 'GatewayThrottled',
+        '500': 'GatewayFunctionError',
+        '503': 'GatewayTimeout',
+      };
       for (const [status, described] of Object.entries<Json>(operation.responses)) {
         if (Number(status) < 400) continue;
-        const schema = described.content['application/json'].schema;
-        // 413 and 503 may be the gateway's own answers (a message only); every other error is the contract's
-        // envelope.
-        const gateway = { $ref: '#/components/schemas/GatewayError' };
-        const ours = (status === '503' || status === '413') && schema.anyOf ? schema.anyOf[0] : schema;
-        if (status === '413' || status === '503') {
-          expect(schema.anyOf ?? [schema], status).toContainEqual(gateway);
-          if (!schema.anyOf) continue;
+        // A status only the gateway answers refers to its documented answer (a message, no code).
+        if (described.$ref) {
+          expect(described.$ref, status).toBe(`#/components/responses/${GATEWAY_ONLY[status]}`);
+          continue;
         }
+        const schema = described.content['application/json'].schema;
+        // A status both answer: the contract's envelope, or the gateway's body; any other: the envelope only.
+        const gateway = { $ref: '#/components/schemas/GatewayError' };
+        const ours = status in GATEWAY_ONLY ? schema.anyOf?.[0] : schema;
+        if (status in GATEWAY_ONLY) expect(schema.anyOf, status).toContainEqual(gateway);
         expect(ours.allOf[0], status).toEqual({ $ref: `#/components/schemas/${envelope}` });
       }
+      // 429 on every operation, with Retry-After.
+      expect(operation.responses['429'], '429').toBeDefined();
     },
   );
 

@@ -18,7 +18,7 @@ function variablesOfApiFunctions(stage: 'dev' | 'prod'): Variables[] {
 
 describe('PUBLIC_BASE_URL', () => {
   it('is the custom domain and /v2 when the stage has one', () => {
-    const domain = stageConfig('prod', {}).domainName;
+    const domain = stageConfig('prod', {}).customDomain?.name;
     expect(domain).toBeDefined();
     const variables = variablesOfApiFunctions('prod');
     expect(variables.length).toBeGreaterThan(0);
@@ -26,13 +26,24 @@ describe('PUBLIC_BASE_URL', () => {
   });
 
   it("is the HTTP API's own endpoint and /v2 otherwise", () => {
-    expect(stageConfig('dev', {}).domainName).toBeUndefined();
+    expect(stageConfig('dev', {}).customDomain).toBeUndefined();
     const { templates } = synthApp('real', 'dev');
     const [apiId] = Object.keys(resources(templates.api, 'AWS::ApiGatewayV2::Api'));
+    // Functions of the domain stacks import the endpoint the API stack exports.
+    const exported = Object.values(
+      (templates.api.toJSON().Outputs ?? {}) as Record<string, { Value: unknown; Export?: { Name: string } }>,
+    )
+      .filter((output) => JSON.stringify(output.Value) === `{"Fn::GetAtt":["${apiId}","ApiEndpoint"]}`)
+      .map((output) => output.Export?.Name);
+    expect(exported).toHaveLength(1);
     const variables = variablesOfApiFunctions('dev');
     for (const vars of variables) {
       const text = JSON.stringify(vars.PUBLIC_BASE_URL);
-      expect(text).toContain(`{"Fn::GetAtt":["${apiId}","ApiEndpoint"]}`);
+      expect(
+        text.includes(`{"Fn::GetAtt":["${apiId}","ApiEndpoint"]}`) ||
+          text.includes(`{"Fn::ImportValue":"${exported[0]}"}`),
+        text,
+      ).toBe(true);
       expect(text).toMatch(new RegExp(`${API_BASE_PATH}"\\]\\]\\}$`));
     }
   });

@@ -1,16 +1,15 @@
-import { App, Validations } from 'aws-cdk-lib';
+import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
-import type { RouteEntry } from '#shared/catalogue/index.ts';
+import { ROUTE_DOMAINS, type RouteEntry } from '#shared/catalogue/index.ts';
 import { APP_CONTEXT, stageConfig } from '#infra/config.ts';
 import { ProjectChecks } from '#infra/nag.ts';
+import { ResourceBudget, STACK_RESOURCE_BUDGET } from '#infra/resource-budget.ts';
 import { deadLetterQueueName, functionName, queueName } from '#infra/naming.ts';
 import { createStacks } from '#infra/stacks/create-stacks.ts';
 import { GLOBAL_INDEXES, TTL_ATTRIBUTE } from '#shared/db/table-definition.ts';
 import { resources, SYNTHETIC_QUEUES, SYNTHETIC_ROUTES, synthApp } from './synth-app.ts';
-
-const MAX_RESOURCES = 450;
 
 describe('data stack', () => {
   const { templates } = synthApp('synthetic', 'prod');
@@ -74,6 +73,10 @@ describe('queues', () => {
       const dlq = byName.get(deadLetterQueueName('dev', entry.name));
       expect(queue?.Properties?.RedrivePolicy).toMatchObject({ maxReceiveCount: entry.maxReceiveCount });
       expect(dlq?.Properties?.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+      // A work queue keeps a message at least as long as its DLQ: a backlog is never dropped undead-lettered.
+      expect(queue?.Properties?.MessageRetentionPeriod).toBeGreaterThanOrEqual(
+        dlq?.Properties?.MessageRetentionPeriod as number,
+      );
       for (const q of [queue, dlq]) expect(q?.Properties?.SqsManagedSseEnabled).toBe(true);
 
       const consumer = fns.find(
@@ -98,48 +101,94 @@ describe('alarms', () => {
   const { templates, functions } = synthApp('synthetic');
   const alarms = Object.values(resources(templates.monitoring, 'AWS::CloudWatch::Alarm'));
 
-  it('should alarm on every DLQ, the API 5xx rate, and each function errors and throttles, to the topic', () => {
-    // One per DLQ, one 5xx rate, two per function.
-    expect(alarms).toHaveLength(SYNTHETIC_QUEUES.length + 1 + 2 * functions.length);
+  it('should alarm on every DLQ, the oldest message of every queue, the API 5xx rate, and each function errors and throttles, to the topic', () => {
+    // One per DLQ, one per work queue's oldest message, one 5xx rate, two per function.
+    expect(alarms).toHaveLength(2 * SYNTHETIC_QUEUES.length + 1 + 2 * functions.length);
     const [topicId] = Object.keys(resources(templates.monitoring, 'AWS::SNS::Topic'));
     for (const alarm of alarms) expect(alarm.Properties?.AlarmActions).toEqual([{ Ref: topicId }]);
   });
+
+  it.each(SYNTHETIC_QUEUES.map((q) => [q.name] as const))(
+    'should alarm when the oldest message of the %s work queue waits longer than its threshold',
+    (name) => {
+      const ages = alarms.filter(
+        (alarm) =>
+          alarm.Properties?.MetricName === 'ApproximateAgeOfOldestMessage' &&
+          JSON.stringify(alarm.Properties?.Dimensions) ===
+            JSON.stringify([{ Name: 'QueueName', Value: queueName('dev', name) }]),
+      );
+      expect(ages).toHaveLength(1);
+      expect(ages[0]?.Properties?.Threshold).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe('limits and cdk-nag', () => {
-  // ~45 routes and two queues, as the finished catalogue will have: the API stack must stay well under 500.
-  const many: RouteEntry[] = Array.from({ length: 45 }, (_, i) => ({
-    ...(SYNTHETIC_ROUTES[i % SYNTHETIC_ROUTES.length] as RouteEntry),
-    operationId: `operation${i}`,
-    path: `/resource${i}/{id}`,
-  }));
-
   it.each(['dev', 'prod'] as const)(
-    'should keep every %s stack under 450 resources and free of unacknowledged nag errors',
+    'should keep every %s stack at most 300 resources (60 percent of 500) and free of unacknowledged nag errors',
     (stage) => {
       const app = new App({ context: { ...APP_CONTEXT } });
-      const stacks = createStacks(app, stageConfig(stage, {}), {
-        routes: many,
-        queues: SYNTHETIC_QUEUES,
-        bundle: false,
-      });
+      createStacks(app, stageConfig(stage, {}), { bundle: false });
       const assembly = app.synth();
-      for (const stack of Object.values(stacks)) {
-        if (!stack) continue;
-        const template = assembly.getStackByName(stack.stackName).template as { Resources: object };
-        expect(Object.keys(template.Resources).length, stack.stackName).toBeLessThan(MAX_RESOURCES);
-        // cdk-nag 3 reports through the validation plugin, not annotations; this stays empty unless CDK itself errs.
-        expect(
-          Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-        ).toEqual([]);
-      }
+      const counts = new Map(
+        assembly.stacks.map((stack) => [
+          stack.stackName,
+          Object.keys((stack.template as { Resources: object }).Resources).length,
+        ]),
+      );
+      for (const [name, count] of counts) expect(count, name).toBeLessThanOrEqual(STACK_RESOURCE_BUDGET);
+      expect(STACK_RESOURCE_BUDGET).toBe(300);
+      // The real catalogue: every route is in some stack, and the largest stack is a domain's or the data stack.
+      expect(counts.size).toBeGreaterThanOrEqual(ROUTE_DOMAINS.length + 4);
       const report = new ProjectChecks().check(app);
       const errors = report.violations.filter((v) => v.severity === 'error');
       expect(
         errors.map((v) => `${v.ruleName} @ ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
       ).toEqual([]);
+      for (const stack of app.node.children) {
+        if (!(stack instanceof Stack)) continue;
+        // cdk-nag 3 reports through the validation plugin, not annotations; this stays empty unless CDK itself errs.
+        expect(
+          Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+        ).toEqual([]);
+      }
     },
   );
+
+  it('should fail the synth when a stack passes the budget (a domain of 45 routes)', () => {
+    const many: RouteEntry[] = Array.from({ length: 45 }, (_, i) => ({
+      ...(SYNTHETIC_ROUTES[i % SYNTHETIC_ROUTES.length] as RouteEntry),
+      operationId: `operation${i}`,
+      path: `/resource${i}/{id}`,
+    }));
+    const app = new App({ context: { ...APP_CONTEXT } });
+    createStacks(app, stageConfig('dev', {}), {
+      routeDomains: [{ name: 'huge', routes: many }],
+      queues: SYNTHETIC_QUEUES,
+      bundle: false,
+    });
+    Validations.of(app).addPlugins(new ResourceBudget());
+    expect(() => app.synth()).toThrow(/community-dev-api-huge\.template\.json has 3\d\d resources/);
+  });
+
+  it('should let the same domain through when it is split in two', () => {
+    const many: RouteEntry[] = Array.from({ length: 45 }, (_, i) => ({
+      ...(SYNTHETIC_ROUTES[i % SYNTHETIC_ROUTES.length] as RouteEntry),
+      operationId: `operation${i}`,
+      path: `/resource${i}/{id}`,
+    }));
+    const app = new App({ context: { ...APP_CONTEXT } });
+    createStacks(app, stageConfig('dev', {}), {
+      routeDomains: [
+        { name: 'first', routes: many.slice(0, 23) },
+        { name: 'second', routes: many.slice(23) },
+      ],
+      queues: SYNTHETIC_QUEUES,
+      bundle: false,
+    });
+    Validations.of(app).addPlugins(new ResourceBudget());
+    expect(() => app.synth()).not.toThrow();
+  });
 
   it('should fail the synth on an unacknowledged finding (the plugin is wired, not decorative)', () => {
     const app = new App({ context: { ...APP_CONTEXT } });

@@ -22,7 +22,8 @@ function synth(bucket: string | undefined) {
   const config = { ...stageConfig('dev', {}), buddypressUploadsBucket: bucket };
   const stacks = createStacks(app, config, { bundle: false });
   if (!stacks.workers) throw new Error('the real catalogue has queues');
-  return { app, templates: [Template.fromStack(stacks.api), Template.fromStack(stacks.workers)] };
+  const stacksWithFunctions = [stacks.api, ...stacks.routeStacks.values(), stacks.workers];
+  return { app, templates: stacksWithFunctions.map((stack) => Template.fromStack(stack)) };
 }
 
 /** Function name → the statements of its role's policies that mention the uploads bucket. */
@@ -91,7 +92,7 @@ describe('BuddyPress uploads bucket (stage setting buddypressUploadsBucket)', ()
 
   it('gives the migrations worker the media bucket and sharp, to store the copies re-encoded', () => {
     const worker = allFunctionSpecs().find((spec) => spec.id === 'migrationsWorker');
-    expect(worker?.grants.bucket).toBe('readWrite');
+    expect(worker?.grants.bucket).toEqual({ write: ['media/'] });
     expect(worker?.nativeModules).toEqual(['sharp']);
   });
 });

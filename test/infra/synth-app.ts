@@ -1,6 +1,13 @@
 import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { FALLBACK_ROUTE, type QueueEntry, ROUTES, QUEUES, type RouteEntry } from '#shared/catalogue/index.ts';
+import {
+  FALLBACK_ROUTE,
+  type QueueEntry,
+  QUEUES,
+  ROUTE_DOMAINS,
+  type RouteDomain,
+  type RouteEntry,
+} from '#shared/catalogue/index.ts';
 import { APP_CONTEXT, stageConfig } from '#infra/config.ts';
 import { allFunctionSpecs } from '#infra/function-specs.ts';
 import { createStacks } from '#infra/stacks/create-stacks.ts';
@@ -34,7 +41,7 @@ export const SYNTHETIC_ROUTES: readonly RouteEntry[] = [
     entry: 'x.ts',
     grants: {
       table: 'readWrite',
-      bucket: 'readWrite',
+      bucket: { read: ['pending/'], write: ['media/'], delete: ['pending/', 'media/'] },
       sendTo: ['mail'],
       mailer: true,
       secrets: ['buddypressSource'],
@@ -48,7 +55,7 @@ export const SYNTHETIC_ROUTES: readonly RouteEntry[] = [
     path: '/media/{id}',
     access: 'owner',
     entry: 'x.ts',
-    grants: { bucket: 'read' },
+    grants: { bucket: { read: ['media/'] } },
   },
   {
     operationId: 'startMigration',
@@ -80,34 +87,66 @@ export const SYNTHETIC_QUEUES: readonly QueueEntry[] = [
   },
 ];
 
+/** The synthetic routes as two domains, so the cross-stack wiring of routes on the shared API is exercised. */
+export const SYNTHETIC_DOMAINS: readonly RouteDomain[] = [
+  { name: 'items', routes: SYNTHETIC_ROUTES.slice(0, 3) },
+  { name: 'others', routes: SYNTHETIC_ROUTES.slice(3) },
+];
+
 export interface SynthesizedApp {
   readonly app: App;
   readonly routes: readonly RouteEntry[];
   readonly queues: readonly QueueEntry[];
   readonly stacks: ReturnType<typeof createStacks>;
-  readonly templates: { data: Template; api: Template; workers: Template | undefined; monitoring: Template };
+  readonly templates: {
+    data: Template;
+    /** The API stack and every domain's routes stack as one template (their logical ids never collide). */
+    api: Template;
+    workers: Template | undefined;
+    monitoring: Template;
+  };
+  /** Every stack's template by stack name. */
+  readonly byStack: ReadonlyMap<string, Template>;
   readonly functions: ReturnType<typeof allFunctionSpecs>;
 }
 
 export function synthApp(catalogue: 'real' | 'synthetic', stage: 'dev' | 'prod' = 'dev'): SynthesizedApp {
-  const routes = catalogue === 'real' ? ROUTES : SYNTHETIC_ROUTES;
+  const routeDomains = catalogue === 'real' ? ROUTE_DOMAINS : SYNTHETIC_DOMAINS;
+  const routes = routeDomains.flatMap((domain) => domain.routes);
   const queues = catalogue === 'real' ? QUEUES : SYNTHETIC_QUEUES;
   const app = new App({ context: { ...APP_CONTEXT } });
-  const stacks = createStacks(app, stageConfig(stage, {}), { routes, queues, bundle: false });
+  const stacks = createStacks(app, stageConfig(stage, {}), { routeDomains, queues, bundle: false });
   const template = (stack: Stack) => Template.fromStack(stack);
+  const apiStacks = [stacks.api, ...stacks.routeStacks.values()];
+  const all = [stacks.data, ...apiStacks, stacks.monitoring, ...(stacks.workers ? [stacks.workers] : [])];
   return {
     app,
     routes,
     queues,
     stacks,
+    byStack: new Map(all.map((stack) => [stack.stackName, template(stack)])),
     templates: {
       data: template(stacks.data),
-      api: template(stacks.api),
+      api: mergedTemplate(apiStacks.map(template)),
       workers: stacks.workers && template(stacks.workers),
       monitoring: template(stacks.monitoring),
     },
     functions: allFunctionSpecs(routes, queues, FALLBACK_ROUTE),
   };
+}
+
+function mergedTemplate(templates: readonly Template[]): Template {
+  const merged = { Resources: {} as Record<string, unknown>, Outputs: {} as Record<string, unknown> };
+  for (const template of templates) {
+    const json = template.toJSON() as { Resources?: object; Outputs?: object };
+    for (const [id, resource] of Object.entries(json.Resources ?? {})) {
+      if (id in merged.Resources && id !== 'CDKMetadata')
+        throw new Error(`logical id ${id} in two API stacks`);
+      merged.Resources[id] = resource;
+    }
+    Object.assign(merged.Outputs, json.Outputs ?? {});
+  }
+  return Template.fromJSON(merged);
 }
 
 export type CfnResource = {

@@ -17,6 +17,7 @@ import { showMigrationConfig } from '../../shared/domain/migrations/list-migrati
 import { s3Uploads } from '../../shared/integrations/buddypress/s3-uploads.ts';
 import { SourceImageTooLarge } from '../../shared/integrations/buddypress/uploads-layout.ts';
 import { uploadsAt } from '../../shared/integrations/buddypress/uploads.ts';
+import { LOCAL_CREDENTIALS } from '../../infra/local/emulators.ts';
 import { readObject } from '../../shared/integrations/media-bucket.ts';
 import { CAMERA_MAKE, jpegWithGps, smallGif } from '../support/media.ts';
 
@@ -31,7 +32,8 @@ const client = new S3Client({
   region: 'us-east-1',
   endpoint: stack.s3Endpoint,
   forcePathStyle: true,
-  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  // The stack's own credentials: S3 is reached through the local AWS front, which knows its keys.
+  credentials: LOCAL_CREDENTIALS,
 });
 const bucket = `bp-uploads-${randomBytes(4).toString('hex')}`;
 const PREFIX = 'site/wp-content/uploads';

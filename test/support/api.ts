@@ -79,10 +79,13 @@ export async function api<T = Record<string, unknown>>(
     headers['content-type'] ??= 'application/json';
   }
   const response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
-  const text = await response.text();
+  // The bundled mode names the AWS calls IAM refused during the request: shown with the body in any failure.
+  const denied = response.headers.get('x-local-access-denied');
+  const received = await response.text();
+  const text = denied ? `${received}\n[bundled mode, IAM] ${denied}` : received;
   let parsed: unknown = text;
   try {
-    parsed = text ? JSON.parse(text) : undefined;
+    parsed = received ? JSON.parse(received) : undefined;
   } catch {
     // Not JSON: tests assert on `text`.
   }

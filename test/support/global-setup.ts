@@ -14,6 +14,9 @@ import { randomBytes } from 'node:crypto';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import type { QueueName } from '../../shared/catalogue/index.ts';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureLocalAssembly } from '../../infra/local/bundled/local-assembly.ts';
 import { generatePepper, type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { beginTestMariaDb, type TestMariaDb } from './private-mariadb.ts';
 
@@ -49,7 +52,16 @@ interface SharedStack {
 }
 
 const KEY = Symbol.for('community-api.test.local-stack');
-type WithStack = typeof globalThis & { [KEY]?: SharedStack };
+type WithStack = typeof globalThis & { [KEY]?: Partial<Record<StackMode, SharedStack>> };
+
+/**
+ * `bundled`: projects named `*-bundled` run against the bundled mode (infra/local/bundled/): what `cdk synth`
+ * produced, each function in its own processes under its synthesized IAM policy. Their stack is separate from the
+ * in-process one, so both kinds of project can run in one vitest process.
+ */
+type StackMode = 'in-process' | 'bundled';
+const modeOf = (project: TestProject): StackMode =>
+  project.name.endsWith('-bundled') ? 'bundled' : 'in-process';
 
 /** Tests must never reach a real AWS endpoint: everything they are given must be loopback. */
 function assertLoopback(name: string, endpoint: string): void {
@@ -59,14 +71,23 @@ function assertLoopback(name: string, endpoint: string): void {
   }
 }
 
-async function startStack(): Promise<{ stack: LocalStack; mariadb: TestMariaDb }> {
+async function startStack(mode: StackMode): Promise<{ stack: LocalStack; mariadb: TestMariaDb }> {
   const run = randomBytes(4).toString('hex');
+  const bundled =
+    mode === 'bundled'
+      ? {
+          assemblyDir: await ensureLocalAssembly(undefined, (line) => process.stderr.write(`${line}\n`)),
+          logDir: join(tmpdir(), `community-bundled-${run}`),
+        }
+      : undefined;
+  if (bundled) process.stderr.write(`bundled mode: function logs in ${bundled.logDir}\n`);
   // The migration tests' BuddyPress source: a MariaDB server of this run's own (private-mariadb.ts), starting
   // beside the stack (whose environment only needs its address).
   const mariadb = await beginTestMariaDb();
   const [mariadbReady, stackStarted] = await Promise.allSettled([
     mariadb.ready,
     startLocalStack({
+      ...(bundled ? { bundled } : {}),
       port: 0,
       names: {
         table: `community-test-${run}`,
@@ -128,8 +149,11 @@ function infoOf(stack: LocalStack): LocalStackInfo {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const holder = globalThis as WithStack;
-  if (!holder[KEY]) holder[KEY] = { users: 0, ready: startStack() };
-  const shared = holder[KEY];
+  const mode = modeOf(project);
+  holder[KEY] ??= {};
+  const stacks = holder[KEY];
+  if (!stacks[mode]) stacks[mode] = { users: 0, ready: startStack(mode) };
+  const shared = stacks[mode];
   shared.users += 1;
   const { stack, mariadb } = await shared.ready;
   Object.assign(process.env, stack.environment);
@@ -140,7 +164,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     shared.users -= 1;
     if (shared.users > 0) return;
-    delete holder[KEY];
+    delete stacks[mode];
     await stack.stop();
     await mariadb.stop();
   };

@@ -185,6 +185,7 @@ describe('OpenAPI generator', () => {
       '409',
       '413',
       '415',
+      '429',
       '500',
       '503',
     ]);
@@ -205,11 +206,12 @@ describe('OpenAPI generator', () => {
     expect(codes(post, 415)).toEqual(['rest_unsupported_media_type']);
     expect(codes(post, 503)).toEqual(['service_unavailable']);
     expect(post.responses['503'].headers).toHaveProperty('cache-control');
-    // 503 is also the gateway's timeout answer, without the envelope.
+    // 503 is also the gateway's timeout answer: either body (the gateway's declares `code`, never sent).
     expect(post.responses['503'].content['application/json'].schema.anyOf).toEqual([
       expect.objectContaining({ allOf: expect.any(Array) }),
       { $ref: '#/components/schemas/GatewayError' },
     ]);
+    expect(post.responses['503'].description).toContain('GatewayTimeout');
     expect(post.responses['401'].headers).toHaveProperty('www-authenticate');
     // The shared envelope by reference, narrowed to this status's codes.
     const error = post.responses['409'].content['application/json'].schema;
@@ -221,10 +223,36 @@ describe('OpenAPI generator', () => {
     });
     expect(document.components.schemas.ErrorEnvelope.required).toEqual(['code', 'message', 'data']);
     expect(post.responses['409'].description).toContain('`duplicate`');
-    // The gateway's own 413 carries only a message.
-    expect(post.responses['413'].content['application/json'].schema).toEqual({
+    // The gateway's own 413 and 429: its answers, documented apart and referred to; 429 says when to try again.
+    expect(post.responses['413']).toEqual({ $ref: '#/components/responses/GatewayRequestTooLarge' });
+    expect(post.responses['429']).toEqual({ $ref: '#/components/responses/GatewayThrottled' });
+    const throttled = document.components.responses.GatewayThrottled;
+    expect(throttled.headers['retry-after']).toEqual({ $ref: '#/components/headers/RetryAfter' });
+    expect(throttled.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/GatewayError',
     });
+    expect(document.components.schemas.GatewayError.properties).toHaveProperty('code');
+    expect(document['x-gateway-responses']).toEqual({
+      '413': { $ref: '#/components/responses/GatewayRequestTooLarge' },
+      '429': { $ref: '#/components/responses/GatewayThrottled' },
+      '500': {
+        description: expect.stringContaining('crash'),
+        schema: { $ref: '#/components/schemas/GatewayError' },
+      },
+      '503': { $ref: '#/components/responses/GatewayTimeout' },
+    });
+  });
+
+  it('documents 429 with Retry-After on every operation', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item as Record<string, Json>)) {
+        const response = (operation as { responses: Record<string, Json> }).responses['429'];
+        const resolved = response?.$ref ? document.components.responses.GatewayThrottled : response;
+        expect(resolved?.headers?.['retry-after'], `${method} ${path}`).toEqual({
+          $ref: '#/components/headers/RetryAfter',
+        });
+      }
+    }
   });
 
   it('declares the error data: status, params (a list or a map) and field', () => {
@@ -269,10 +297,9 @@ describe('OpenAPI generator', () => {
   it('public routes have no security and no automatic 400/401/403', () => {
     const get = op('/spaces/{space_id}/things', 'get');
     expect(get.security).toEqual([]);
-    expect(Object.keys(get.responses)).toEqual(['200', '413', '500', '503']);
-    expect(get.responses['503'].content['application/json'].schema).toEqual({
-      $ref: '#/components/schemas/GatewayError',
-    });
+    expect(Object.keys(get.responses)).toEqual(['200', '413', '429', '500', '503']);
+    // Only the gateway answers 503 here: its response, by reference.
+    expect(get.responses['503']).toEqual({ $ref: '#/components/responses/GatewayTimeout' });
     expect(get.description).toBe('Public.\n\nAccess: Public: no credentials needed.');
     expect(get.responses['200'].headers).not.toHaveProperty('cache-control');
   });

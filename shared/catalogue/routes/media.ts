@@ -8,7 +8,8 @@ export const MEDIA_ROUTES = [
     path: '/feeds/media-upload',
     access: 'authenticated',
     entry: 'functions/http/media/upload-media.ts',
-    grants: { table: 'readWrite', bucket: 'readWrite' },
+    // Signs presigned POSTs to `pending/<id>`; a multipart file is verified and written under `media/` at once.
+    grants: { table: 'readWrite', bucket: { write: ['pending/', 'media/'] } },
     // Image re-encoding is CPU-bound; more memory is more CPU on Lambda.
     memoryMb: 1536,
     nativeModules: ['sharp'],
@@ -19,7 +20,11 @@ export const MEDIA_ROUTES = [
     path: '/media/{id}/complete',
     access: 'owner',
     entry: 'functions/http/media/complete-media-upload.ts',
-    grants: { table: 'readWrite', bucket: 'readWrite' },
+    // Reads the upload, writes the verified copy, then deletes the upload (or the copy, when recording it fails).
+    grants: {
+      table: 'readWrite',
+      bucket: { read: ['pending/'], write: ['media/'], delete: ['pending/', 'media/'] },
+    },
     memoryMb: 1536,
     nativeModules: ['sharp'],
   },
@@ -37,7 +42,7 @@ export const MEDIA_ROUTES = [
     path: '/media/{id}',
     access: 'owner',
     entry: 'functions/http/media/delete-media.ts',
-    grants: { table: 'readWrite', bucket: 'readWrite' },
+    grants: { table: 'readWrite', bucket: { delete: ['pending/', 'media/'] } },
   },
   {
     operationId: 'getOembed',

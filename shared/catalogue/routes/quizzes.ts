@@ -24,7 +24,8 @@ export const QUIZ_ROUTES = [
     path: '/admin/courses/{course_id}/quiz-results',
     access: 'course_admin',
     entry: 'functions/http/quizzes/list-quiz-results.ts',
-    grants: { table: 'read' },
+    // Its pages carry paging links sealed with the cursor key (found by the bundled mode: the grant was missing).
+    grants: { table: 'read', secrets: ['cursorKey'] },
   },
   {
     operationId: 'gradeQuizResult',

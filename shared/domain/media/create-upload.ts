@@ -62,7 +62,7 @@ export async function createUpload(caller: Caller, request: UploadRequest) {
 async function uploadFile(caller: Caller, request: UploadRequest, file: NonNullable<UploadRequest['file']>) {
   if (file.bytes.length === 0) throw emptyFile();
   checkSize(file.bytes.length);
-  if (!(await takeUploadSlot(caller.id))) throw tooManyUploads();
+  await takeSlotOrRefuse(caller.id);
   const type = await verifyFile(file.bytes, file.content_type);
   const id = await nextId('media');
   const stored = await storeVerifiedFile(id, file.bytes, type);
@@ -88,7 +88,7 @@ async function presignUpload(
 ) {
   checkSize(request.file_size);
   const type = checkDeclaredType(request.file_type);
-  if (!(await takeUploadSlot(caller.id))) throw tooManyUploads();
+  await takeSlotOrRefuse(caller.id);
   const id = await nextId('media');
   const key = pendingObjectKey(id);
   const post = await presignPost({
@@ -128,4 +128,10 @@ async function presignUpload(
       upload: { url: post.url, fields: post.fields, expires_at: expiresAt },
     },
   };
+}
+
+/** 429 with `Retry-After`: the seconds until the caller's oldest upload of the window leaves it. */
+async function takeSlotOrRefuse(userId: number): Promise<void> {
+  const slot = await takeUploadSlot(userId);
+  if (slot !== true) throw tooManyUploads(Math.max(1, Math.ceil(slot.retryAfterMs / 1000)));
 }

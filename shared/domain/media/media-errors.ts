@@ -35,8 +35,14 @@ export const uploadMissing = () =>
     'Nothing was uploaded for this media yet: post the file to its upload URL.',
   );
 
-export const tooManyUploads = () =>
-  new AppError('rest_too_many_requests', 429, 'Too many uploads: at most 10 a minute. Try again shortly.');
+export const tooManyUploads = (retryAfterSeconds: number) =>
+  new AppError(
+    'rest_too_many_requests',
+    429,
+    'Too many uploads: at most 10 a minute. Try again shortly.',
+    {},
+    { retryAfterSeconds },
+  );
 
 /** The cause is logged here (the factory logs only unexpected errors), never echoed. */
 export const uploadFailed = (cause: unknown) => {

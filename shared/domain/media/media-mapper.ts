@@ -6,6 +6,7 @@ import type { MediaItem } from './media-item.ts';
 export function toUploadedMedia(item: MediaItem) {
   return {
     id: item.id,
+    status: 'active' as const,
     file_name: item.file_name,
     file_url: item.file_url,
     file_type: item.file_type,

@@ -4,6 +4,13 @@ import { CONTRACTS } from '../../contracts/index.ts';
 import type { ErrorEnvelope, Operation } from '../../contracts/operation.ts';
 import { ACCESS_DESCRIPTIONS, API_DESCRIPTION, TAG_DESCRIPTIONS } from './description.ts';
 import { parametersOf, requestBodyOf } from './request.ts';
+import {
+  GATEWAY_ERROR_SCHEMA,
+  gatewayResponseComponents,
+  gatewayResponseIndex,
+  RETRY_AFTER_HEADER,
+  withGatewayStatuses,
+} from './gateway-answers.ts';
 import { type JsonObject, toSchema } from './schema.ts';
 
 /**
@@ -14,7 +21,9 @@ import { type JsonObject, toSchema } from './schema.ts';
  *   503 `service_unavailable` (the authorizer could not read its stores);
  * - routes with path, query or body inputs: 400 `rest_missing_callback_param` / `rest_invalid_param`, plus
  *   `rest_invalid_json` and 415 `rest_unsupported_media_type` when the body is JSON;
- * - every route: 500 `internal_error`, and the gateway's own 413 and 503 (`GatewayError`, a message only).
+ * - every route: 500 `internal_error`; and the statuses the gateway may answer by itself (413, 429 with
+ *   `Retry-After`, 500, 503), whose `GatewayError` bodies are documented apart (gateway-answers.ts), so every
+ *   operation's error bodies carry a readable `code`.
  * Shared shapes (envelopes, paginators, resources marked `named` in the contracts) are components under
  * `components.schemas`, referenced with `$ref`. Every operation has a description: the contract's, or its summary,
  * followed by what its access level requires.
@@ -30,8 +39,10 @@ export type OpenApiDocument = {
   components: {
     securitySchemes: Record<string, JsonObject>;
     headers: Record<string, JsonObject>;
+    responses: Record<string, JsonObject>;
     schemas: Record<string, JsonObject>;
   };
+  'x-gateway-responses': JsonObject;
 };
 
 interface ErrorCode {
@@ -40,14 +51,6 @@ interface ErrorCode {
 }
 
 const AUTHENTICATED_SECURITY: Array<Record<string, string[]>> = [{ basicAuth: [] }, { bearerAuth: [] }];
-
-/** What API Gateway itself answers (413, 503): no envelope, only a message. */
-const GATEWAY_ERROR_SCHEMA: JsonObject = {
-  type: 'object',
-  description: 'An answer of the gateway in front of the handlers (413, 503): a message, no error code.',
-  properties: { message: { type: 'string' } },
-  required: ['message'],
-};
 
 const HEADER_REFS = {
   requestId: { $ref: '#/components/headers/XRequestId' },
@@ -99,13 +102,16 @@ export function buildOpenApiDocument(
           description: '`no-store` on every response to an authenticated caller.',
           schema: { type: 'string', const: 'no-store' },
         },
+        RetryAfter: RETRY_AFTER_HEADER,
         WwwAuthenticate: {
           description: 'Sent with `invalid_credentials`.',
           schema: { type: 'string', const: 'Basic realm="community"' },
         },
       },
+      responses: gatewayResponseComponents(),
       schemas,
     },
+    'x-gateway-responses': gatewayResponseIndex(),
   };
 }
 
@@ -212,11 +218,7 @@ function describeOperation(
     );
     responses[String(status)] = errorResponse(status, codes, envelope, authenticated, schemas);
   }
-  for (const [status, description] of Object.entries(GATEWAY_ANSWERS)) {
-    const ours = responses[status] as JsonObject | undefined;
-    responses[status] = ours ? alsoFromGateway(ours, description) : gatewayResponse(description);
-  }
-  described.responses = responses;
+  described.responses = withGatewayStatuses(responses);
   return described;
 }
 
@@ -260,34 +262,6 @@ function errorResponse(
     'x-error-codes': codes.map((entry) => entry.code),
     headers,
     content: { 'application/json': { schema } },
-  };
-}
-
-/** What the gateway answers by itself on every route, before or instead of the function (a message only). */
-const GATEWAY_ANSWERS: Readonly<Record<string, string>> = {
-  '413':
-    'The request is over 10 MB, or over the 6 MB function payload once encoded (answered by the gateway).',
-  '503': 'The request took longer than 30 s (answered by the gateway).',
-};
-const GATEWAY_ERROR_REF = { $ref: '#/components/schemas/GatewayError' };
-
-function gatewayResponse(description: string): JsonObject {
-  return {
-    description,
-    headers: { 'x-request-id': HEADER_REFS.requestId },
-    content: { 'application/json': { schema: GATEWAY_ERROR_REF } },
-  };
-}
-
-/** A status both the handler (in the envelope) and the gateway (a message only) may answer. */
-function alsoFromGateway(ours: JsonObject, description: string): JsonObject {
-  const content = ours.content as { 'application/json': { schema: JsonObject } };
-  return {
-    ...ours,
-    description: `${ours.description}\n\nOr, without a code: ${description}`,
-    content: {
-      'application/json': { schema: { anyOf: [content['application/json'].schema, GATEWAY_ERROR_REF] } },
-    },
   };
 }
 

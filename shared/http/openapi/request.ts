@@ -33,6 +33,8 @@ export function parametersOf(
       in: location,
       required: location === 'path' ? true : required.has(name),
       ...(description ? { description } : {}),
+      // A list in one parameter is comma-separated (`topics=1,2`), as the server reads it.
+      ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
       schema,
     };
   });

@@ -50,6 +50,7 @@ export function toSchema(
     },
     overrideSchema: ({ valibotSchema, jsonSchema }) => {
       const wrapper = (valibotSchema as { type?: string }).type;
+      if (wrapper === 'variant') return discriminated(valibotSchema, jsonSchema as JsonObject);
       if (wrapper === 'optional' || wrapper === 'exact_optional' || wrapper === 'undefinedable') {
         return withWireDefault(jsonSchema as JsonObject);
       }
@@ -74,6 +75,27 @@ function hintOfAction(action: unknown): OpenApiHint | undefined {
   return candidate.kind === 'metadata' && candidate.type === 'metadata'
     ? candidate.metadata?.openapi
     : undefined;
+}
+
+/**
+ * A valibot `variant` (a union discriminated by a literal key) as OpenAPI states one: `oneOf` with a
+ * `discriminator` whose mapping sends each literal to its member's component, so generated clients narrow on it.
+ */
+function discriminated(schema: unknown, json: JsonObject): JsonObject | undefined {
+  const { key, options } = schema as { key: string; options: unknown[] };
+  const members = json.anyOf as JsonObject[] | undefined;
+  if (!members) return undefined;
+  const mapping: Record<string, string> = {};
+  options.forEach((option, index) => {
+    const object = ((option as { pipe?: unknown[] }).pipe?.[0] ?? option) as {
+      entries?: Record<string, { literal?: unknown }>;
+    };
+    const literal = object.entries?.[key]?.literal;
+    const ref = members[index]?.$ref;
+    if (typeof literal === 'string' && typeof ref === 'string') mapping[literal] = ref;
+  });
+  const { anyOf: _anyOf, ...rest } = json;
+  return { ...rest, oneOf: members, discriminator: { propertyName: key, mapping } };
 }
 
 /**
