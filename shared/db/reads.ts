@@ -75,6 +75,12 @@ export async function getItems<T extends readonly unknown[]>(
 
 const keyId = (key: ItemKey): string => `${key.pk}\u0000${key.sk}`;
 
+/** Unparsed items by key, for db-layer helpers that read items of no one schema (sharded counter shards). */
+export const batchGetRawItems = (
+  keys: readonly ItemKey[],
+  consistent: boolean,
+): Promise<Record<string, unknown>[]> => batchGetRaw(keys, consistent);
+
 async function batchGetRaw(
   keys: readonly ItemKey[],
   consistent: boolean,
