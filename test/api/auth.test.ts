@@ -30,7 +30,7 @@ function expectCommonHeaders(response: ApiResponse, authenticated: boolean) {
   expect(response.headers.get('x-request-id')).toMatch(/\S+/);
   expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-  if (authenticated) expect(response.headers.get('cache-control')).toBe('no-store');
+  if (authenticated) expect(response.headers.get('cache-control')).toBe('private, no-cache');
   else expect(response.headers.get('cache-control')).toBeNull();
 }
 
