@@ -16,7 +16,10 @@ export function withEntityTag(result: HttpResult, ifNoneMatch: string | undefine
   const headers = { ...result.headers, etag: tag };
   if (ifNoneMatch === undefined || !matchesAny(ifNoneMatch, tag)) return { ...result, headers };
   // RFC 9110 §15.4.5: a 304 repeats the validator and caching headers of the 200 it stands for, and has no body.
-  const { 'content-type': _contentType, ...notModified } = headers as Record<string, string | number | boolean>;
+  const { 'content-type': _contentType, ...notModified } = headers as Record<
+    string,
+    string | number | boolean
+  >;
   return { statusCode: 304, headers: notModified, body: '' };
 }
 

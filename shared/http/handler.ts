@@ -246,7 +246,9 @@ function errorResponse(
     ...(appError.code === 'invalid_credentials' ? { 'www-authenticate': 'Basic realm="community"' } : {}),
     // A passing outage must never be answered from a cache.
     ...(appError === SERVICE_UNAVAILABLE ? { 'cache-control': 'no-store' } : {}),
-    ...(appError.retryAfterSeconds !== undefined ? { 'retry-after': String(appError.retryAfterSeconds) } : {}),
+    ...(appError.retryAfterSeconds !== undefined
+      ? { 'retry-after': String(appError.retryAfterSeconds) }
+      : {}),
   };
   return jsonResponse(appError.status, errorBody(appError, envelope), requestId, authenticated, extraHeaders);
 }
