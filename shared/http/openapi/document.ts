@@ -16,7 +16,6 @@ import {
   isWrite,
   NOT_MODIFIED_RESPONSE,
   RETRY_SAFETY_HEADERS,
-  RETRY_SAFETY_PARAMETERS,
   retrySafetyParameter,
   retrySafetySuccessHeaders,
 } from './retry-safety.ts';
@@ -47,7 +46,6 @@ export type OpenApiDocument = {
   paths: Record<string, Record<string, JsonObject>>;
   components: {
     securitySchemes: Record<string, JsonObject>;
-    parameters: Record<string, JsonObject>;
     headers: Record<string, JsonObject>;
     responses: Record<string, JsonObject>;
     schemas: Record<string, JsonObject>;
@@ -103,7 +101,6 @@ export function buildOpenApiDocument(
         },
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: '<id>.<secret>' },
       },
-      parameters: RETRY_SAFETY_PARAMETERS,
       headers: {
         XRequestId: {
           description: 'The gateway request id (also exposed to CORS clients).',

@@ -11,7 +11,7 @@ export const isWrite = (method: HttpMethod): boolean => method !== 'GET';
 
 const KEY_HOURS = IDEMPOTENCY_KEY_LIFETIME_SECONDS / 3600;
 
-export const RETRY_SAFETY_PARAMETERS: Record<string, JsonObject> = {
+const RETRY_SAFETY_PARAMETERS = {
   IdempotencyKey: {
     name: 'Idempotency-Key',
     in: 'header',
@@ -32,7 +32,7 @@ export const RETRY_SAFETY_PARAMETERS: Record<string, JsonObject> = {
       'The `ETag` of the body the client holds: while it is still current, the answer is 304 with no body.',
     schema: { type: 'string' },
   },
-};
+} as const satisfies Record<string, JsonObject>;
 
 export const RETRY_SAFETY_HEADERS: Record<string, JsonObject> = {
   ETag: {
@@ -57,11 +57,11 @@ export const NOT_MODIFIED_RESPONSE: JsonObject = {
   },
 };
 
-/** The request header parameter of a write or a read. */
+/** The request header parameter of a write or a read (inline: generated clients and readers need no lookup). */
 export const retrySafetyParameter = (method: HttpMethod): JsonObject =>
-  isWrite(method)
-    ? { $ref: '#/components/parameters/IdempotencyKey' }
-    : { $ref: '#/components/parameters/IfNoneMatch' };
+  (isWrite(method)
+    ? RETRY_SAFETY_PARAMETERS.IdempotencyKey
+    : RETRY_SAFETY_PARAMETERS.IfNoneMatch) as JsonObject;
 
 /** The success header a write or a read adds. */
 export const retrySafetySuccessHeaders = (method: HttpMethod): JsonObject =>
