@@ -20,7 +20,7 @@ function sourceFiles(dir: string): string[] {
  * `import … from` / `export … from`, a dynamic `import('…')`, and a bare side-effect `import '…'` (which runs a
  * module as surely as a named import).
  */
-export function importsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')): string[] {
+function importsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')): string[] {
   const specifiers = [
     ...text.matchAll(
       /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm,
@@ -186,7 +186,9 @@ describe('layering (README import rules)', () => {
     expect(
       judge('an entry file', 'shared/domain/users/user-repository.ts', 'functions/http/users/a.ts'),
     ).toBeDefined();
-    expect(judge('an entry file', 'shared/domain/users/user-item.ts', 'functions/http/users/a.ts')).toBeDefined();
+    expect(
+      judge('an entry file', 'shared/domain/users/user-item.ts', 'functions/http/users/a.ts'),
+    ).toBeDefined();
     expect(
       judge('an entry file', 'shared/domain/users/create-user.ts', 'functions/http/users/a.ts'),
     ).toBeUndefined();
