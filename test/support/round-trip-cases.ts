@@ -8,6 +8,7 @@ import { createSpace, createTopics, postComment, postFeed } from './feeds.ts';
 import { smallPng, uploadMultipart, uploadPresigned } from './media.ts';
 import { importQuizCourse, type QuizCourse, submit } from './quiz-course.ts';
 import { acceptanceLinkIn, mailsTo } from './ses-inbox.ts';
+import { createdTopic } from './topics.ts';
 
 /**
  * One representative successful request per catalogued route, for the round-trip meter test
@@ -225,16 +226,8 @@ export function roundTripCases(w: World): Record<string, RoundTripCase> {
     createTopic: () => api('POST', '/admin/topics', { as: admin, body: { title: `Topic ${tag()}` } }),
     updateTopic: () => api('PUT', `/admin/topics/${w.topicId}`, { as: admin, body: { description: tag() } }),
     deleteTopic: async () => {
-      const created = ok(
-        await api<{ topic: { id: number } }>('POST', '/admin/topics', {
-          as: admin,
-          body: { title: `Gone ${tag()}` },
-        }),
-        'topic',
-      );
-      return api('DELETE', `/admin/topics/${(created.body as { topic: { id: number } }).topic.id}`, {
-        as: admin,
-      });
+      const topic = await createdTopic(admin, { title: `Gone ${tag()}` });
+      return api('DELETE', `/admin/topics/${topic.id}`, { as: admin });
     },
     getTopicsConfig: () => api('GET', '/admin/topics/config', { as: admin }),
     updateTopicsConfig: async () => {
