@@ -48,8 +48,8 @@ async function listFollows(
   } = await withReadableProfile(caller, input.username, async (userId) =>
     input.page === 1 ? read(pageOf(userId, undefined)) : undefined,
   );
-  const query = pageOf(user.id, which === 'followers' ? user.followers_count : user.followings_count);
-  const found = early ?? (await read(query));
+  const total = which === 'followers' ? user.followers_count : user.followings_count;
+  const found = early ?? (await read(pageOf(user.id, total)));
   const otherOf = (follow: FollowItem) => (which === 'followers' ? follow.follower_id : follow.followed_id);
   const users = await findUsersByIds(found.items.map(otherOf));
   const items = found.items.flatMap((follow) => {
@@ -58,7 +58,7 @@ async function listFollows(
   });
   return {
     items,
-    total: query.total,
+    total,
     page: input.page,
     perPage: input.per_page,
     nextCursor: found.nextCursor,
