@@ -28,33 +28,138 @@ interface Figures {
 // notifications through the queue; profiles/spaces/invitations/courses/quiz reads/media = the meter's branch.
 const EXCEPTIONS: Readonly<Record<string, Figures & { why: string }>> = {
   // Feeds (helper feeds; SEQ# rounds go with helper ids, notification rounds with helper notif).
-  listFeeds: { rounds: 5, reads: 6, writes: 0, why: 'FEEDS stats, memberships, GSI3 page, posts, authors, topics: in series' },
-  createFeed: { rounds: 3, reads: 5, writes: 2, why: 'settings read twice, space read twice; SEQ#post then the transaction' },
-  getFeed: { rounds: 3, reads: 5, writes: 0, why: 'post read twice (get, then batch), space, authors and topics apart' },
-  updateFeed: { rounds: 4, reads: 4, writes: 1, why: 'post and space, write, then the post re-read and its author' },
-  deleteFeed: { rounds: 5, reads: 4, writes: 1, why: 'after the delete, its reactions and comments are queried in series' },
-  listFeedComments: { rounds: 5, reads: 5, writes: 0, why: 'post, space, comment index page, comments, authors in series' },
-  createFeedComment: { rounds: 8, reads: 6, writes: 4, why: 'SEQ#comment, then the notification written inline (5 calls)' },
-  reactToFeed: { rounds: 8, reads: 6, writes: 3, why: 'toggle, re-read of the count, then the notification inline' },
+  listFeeds: {
+    rounds: 5,
+    reads: 6,
+    writes: 0,
+    why: 'FEEDS stats, memberships, GSI3 page, posts, authors, topics: in series',
+  },
+  createFeed: {
+    rounds: 3,
+    reads: 5,
+    writes: 2,
+    why: 'settings read twice, space read twice; SEQ#post then the transaction',
+  },
+  getFeed: {
+    rounds: 3,
+    reads: 5,
+    writes: 0,
+    why: 'post read twice (get, then batch), space, authors and topics apart',
+  },
+  updateFeed: {
+    rounds: 4,
+    reads: 4,
+    writes: 1,
+    why: 'post and space, write, then the post re-read and its author',
+  },
+  deleteFeed: {
+    rounds: 5,
+    reads: 4,
+    writes: 1,
+    why: 'after the delete, its reactions and comments are queried in series',
+  },
+  listFeedComments: {
+    rounds: 5,
+    reads: 5,
+    writes: 0,
+    why: 'post, space, comment index page, comments, authors in series',
+  },
+  createFeedComment: {
+    rounds: 8,
+    reads: 6,
+    writes: 4,
+    why: 'SEQ#comment, then the notification written inline (5 calls)',
+  },
+  reactToFeed: {
+    rounds: 8,
+    reads: 6,
+    writes: 3,
+    why: 'toggle, re-read of the count, then the notification inline',
+  },
   // Topics (helper feeds: topic aggregates).
-  createTopic: { rounds: 4, reads: 2, writes: 2, why: 'topic list read, SEQ#topic, slug guards read, then the transaction' },
-  deleteTopic: { rounds: 10, reads: 9, writes: 1, why: 'topic, its feeds (listed and unlisted), children, write, then a sweep' },
+  createTopic: {
+    rounds: 4,
+    reads: 2,
+    writes: 2,
+    why: 'topic list read, SEQ#topic, slug guards read, then the transaction',
+  },
+  deleteTopic: {
+    rounds: 10,
+    reads: 9,
+    writes: 1,
+    why: 'topic, its feeds (listed and unlisted), children, write, then a sweep',
+  },
   // Quizzes and courses (helper ids: SEQ#quiz_submission, SEQ#comment, course and quiz stats).
-  submitQuiz: { rounds: 3, reads: 6, writes: 2, why: 'course, lesson, progress, student, attempts read apart; SEQ then the write' },
-  listQuizResults: { rounds: 3, reads: 6, writes: 0, why: 'stats apart from the course batch; two index ranges; users and lessons' },
-  gradeQuizResult: { rounds: 4, reads: 7, writes: 1, why: 'course, membership, grader, submission, attempt (twice), lesson' },
-  createLessonComment: { rounds: 4, reads: 5, writes: 2, why: 'settings and author apart; SEQ#comment; the author re-read after' },
+  submitQuiz: {
+    rounds: 3,
+    reads: 6,
+    writes: 2,
+    why: 'course, lesson, progress, student, attempts read apart; SEQ then the write',
+  },
+  listQuizResults: {
+    rounds: 3,
+    reads: 6,
+    writes: 0,
+    why: 'stats apart from the course batch; two index ranges; users and lessons',
+  },
+  gradeQuizResult: {
+    rounds: 4,
+    reads: 7,
+    writes: 1,
+    why: 'course, membership, grader, submission, attempt (twice), lesson',
+  },
+  createLessonComment: {
+    rounds: 4,
+    reads: 5,
+    writes: 2,
+    why: 'settings and author apart; SEQ#comment; the author re-read after',
+  },
   // Spaces and invitations.
-  searchSpaceUsers: { rounds: 2, reads: 4, writes: 0, why: '2 rounds; 4 reads: space, index page, memberships, users (batches of different kinds)' },
-  acceptInvitation: { rounds: 9, reads: 8, writes: 3, why: 'token, caller, invitation, space in series, then space_join to the staff inline (notif)' },
+  searchSpaceUsers: {
+    rounds: 2,
+    reads: 4,
+    writes: 0,
+    why: '2 rounds; 4 reads: space, index page, memberships, users (batches of different kinds)',
+  },
+  acceptInvitation: {
+    rounds: 9,
+    reads: 8,
+    writes: 3,
+    why: 'token, caller, invitation, space in series, then space_join to the staff inline (notif)',
+  },
   // Media (SEQ#media goes with helper ids).
   uploadMedia: { rounds: 4, reads: 1, writes: 3, why: 'upload-rate claim, SEQ#media, then the transaction' },
   // Profiles (follow notification: helper notif).
-  listProfileComments: { rounds: 4, reads: 5, writes: 0, why: "feeds' listAuthorComments re-reads the user item for its counters" },
-  listProfileSpaces: { rounds: 3, reads: 7, writes: 0, why: '3 rounds; reads: username, settings, user, memberships, then spaces, memberships and one stats item per space' },
-  followMember: { rounds: 8, reads: 6, writes: 3, why: 'the new_follower notification is written inline (notif), then the count re-read' },
-  unfollowMember: { rounds: 4, reads: 3, writes: 1, why: 'username, user (readability), write, consistent re-read of the count' },
-  listFollowers: { rounds: 3, reads: 4, writes: 0, why: '3 rounds; 4 reads: username, user beside the page, then the followers' items' },
+  listProfileComments: {
+    rounds: 4,
+    reads: 5,
+    writes: 0,
+    why: "feeds' listAuthorComments re-reads the user item for its counters",
+  },
+  listProfileSpaces: {
+    rounds: 3,
+    reads: 7,
+    writes: 0,
+    why: '3 rounds; reads: username, settings, user, memberships, then spaces, memberships and one stats item per space',
+  },
+  followMember: {
+    rounds: 8,
+    reads: 6,
+    writes: 3,
+    why: 'the new_follower notification is written inline (notif), then the count re-read',
+  },
+  unfollowMember: {
+    rounds: 4,
+    reads: 3,
+    writes: 1,
+    why: 'username, user (readability), write, consistent re-read of the count',
+  },
+  listFollowers: {
+    rounds: 3,
+    reads: 4,
+    writes: 0,
+    why: "3 rounds; 4 reads: username, user beside the page, then the followers' items",
+  },
 };
 
 /** Routes no request of this file may make, and why (they are measured nowhere else either). */
