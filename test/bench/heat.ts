@@ -149,7 +149,8 @@ function report(
 
 /** `!` a key naming no entity (no digit), `~` the shard of such a key, blank otherwise. */
 function marker(name: string): string {
-  const key = name.slice(name.indexOf(' ') + 1);
+  // A `#0` segment is no id (a root topic's parent 0): every root topic's entry shares that partition.
+  const key = name.slice(name.indexOf(' ') + 1).replace(/#0(?=#|$)/g, '');
   if (!/\d/.test(key)) return '!';
   if (/#S\d+$/.test(key) && !/\d/.test(key.replace(/#S\d+$/, ''))) return '~';
   return ' ';

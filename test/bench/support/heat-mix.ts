@@ -67,22 +67,12 @@ export const MIX: readonly { name: string; percent: number; make: (c: Community,
   {
     name: 'POST /profile/{u}/follow',
     percent: 2,
-    make: (c) => ({
-      name: 'POST /profile/{u}/follow',
-      method: 'POST',
-      path: `/profile/${pick(c.members).username}/follow`,
-      as: pick(c.members),
-    }),
+    make: (c) => follow(c, 'POST'),
   },
   {
     name: 'DELETE /profile/{u}/follow',
     percent: 1,
-    make: (c) => ({
-      name: 'DELETE /profile/{u}/follow',
-      method: 'DELETE',
-      path: `/profile/${pick(c.members).username}/follow`,
-      as: pick(c.members),
-    }),
+    make: (c) => follow(c, 'DELETE'),
   },
   {
     name: 'GET /notifications',
@@ -161,6 +151,18 @@ export const MIX: readonly { name: string; percent: number; make: (c: Community,
   },
   { name: 'GET /admin/topics', percent: 1, make: (c) => get('GET /admin/topics', '/admin/topics', c.admin) },
 ];
+
+/** One member following (or unfollowing) another, never themself (400). */
+function follow(c: Community, method: 'POST' | 'DELETE'): Request {
+  const as = pick(c.members);
+  const others = c.members.filter((member) => member.id !== as.id);
+  return {
+    name: `${method} /profile/{u}/follow`,
+    method,
+    path: `/profile/${pick(others).username}/follow`,
+    as,
+  };
+}
 
 const get = (name: string, path: string, as: Member): Request => ({ name, method: 'GET', path, as });
 
