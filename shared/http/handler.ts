@@ -13,7 +13,7 @@ import type { Authentication, Caller } from '../domain/auth/index.ts';
 import { beginInvocation, endInvocation } from '../observability/invocation.ts';
 import { logger } from '../observability/logger.ts';
 import { authenticationFromContext } from './auth-context.ts';
-import { type FormParser, formOrJsonBodyParser, jsonBodyParser } from './body-parsers.ts';
+import { type FormParser, formOrJsonBodyParser, jsonBodyParser, noBodyParser } from './body-parsers.ts';
 import { errorBody, jsonResponse, textResponse } from './responses.ts';
 import { validatePart } from './validation.ts';
 
@@ -147,7 +147,7 @@ function build<O extends Operation>(
     })
     .use(
       !operation.body
-        ? { before: function noBody() {} }
+        ? noBodyParser()
         : operation.bodyKind === 'multipart' && formParser
           ? formOrJsonBodyParser(formParser)
           : jsonBodyParser(),
