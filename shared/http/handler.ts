@@ -147,7 +147,7 @@ function build<O extends Operation>(
     })
     .use(
       !operation.body
-        ? noBodyParser()
+        ? noBodyParser({ ignoredOn: ['GET', 'HEAD'] })
         : operation.bodyKind === 'multipart' && formParser
           ? formOrJsonBodyParser(formParser)
           : jsonBodyParser(),
