@@ -100,9 +100,12 @@ describe('item 1: GET /media/{id} follows what the item is attached to', () => {
 describe('item 4: GET /profile/{u}/media meta.total counts only what the caller may see', () => {
   it('totals match the listed items for an outsider, a member, and the uploader (with filters)', async () => {
     const owner = await createTestUser();
-    const space = await createSpace({ privacy: 'secret', members: [[owner, 'member']] });
+    const [space, open] = await Promise.all([
+      createSpace({ privacy: 'secret', members: [[owner, 'member']] }),
+      createSpace({ members: [[owner, 'member']] }),
+    ]);
     const hiddenFeed = await postFeed(owner, { space_id: space });
-    const shown = await postFeed(owner, { space_id: publicSpace });
+    const shown = await postFeed(owner, { space_id: open });
     await upload(owner, { object_source: 'feed', object_id: String(shown.id) });
     await upload(owner, { object_source: 'profile', object_id: String(owner.id) });
     for (let n = 0; n < 3; n++)
