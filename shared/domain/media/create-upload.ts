@@ -11,6 +11,7 @@ import { resolveAttachment } from './media-attachments.ts';
 import { emptyFile, missingFile, tooManyUploads } from './media-errors.ts';
 import type { MediaItem } from './media-item.ts';
 import { toUploadedMedia } from './media-mapper.ts';
+import { withServedUrls } from './media-urls.ts';
 import { pendingObjectKey } from './media-objects.ts';
 import { activateMedia, putPendingMedia } from './media-write-repository.ts';
 import { storeVerifiedFile } from './store-verified-file.ts';
@@ -68,7 +69,9 @@ async function uploadFile(caller: Caller, request: UploadRequest, file: NonNulla
   await takeSlotOrRefuse(caller.id);
   const type = await verifyFile(file.bytes, file.content_type);
   const id = await nextId('media');
-  const stored = await storeVerifiedFile(id, file.bytes, type);
+  const stored = await storeVerifiedFile(id, file.bytes, type, undefined, {
+    private: scope.visibility === 'members',
+  });
   const now = nowIso();
   const item: MediaItem = {
     id,
@@ -83,7 +86,7 @@ async function uploadFile(caller: Caller, request: UploadRequest, file: NonNulla
     updated_at: now,
   };
   if (!(await activateMedia(item, 'none'))) throw new Error(`media ${id} could not be recorded`);
-  return { message: 'File uploaded successfully.', data: toUploadedMedia(item) };
+  return { message: 'File uploaded successfully.', data: toUploadedMedia(await withServedUrls(item)) };
 }
 
 async function presignUpload(

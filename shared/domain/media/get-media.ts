@@ -3,6 +3,7 @@ import { findUserById } from '../users/index.ts';
 import { filterVisibleMedia } from './media-attachments.ts';
 import { mediaNotFound } from './media-errors.ts';
 import { toMedia } from './media-mapper.ts';
+import { withServedUrls } from './media-urls.ts';
 import { findMediaItem } from './media-write-repository.ts';
 
 /**
@@ -15,11 +16,11 @@ export async function getMedia(caller: Caller, mediaId: number) {
   if (item?.status !== 'active') throw mediaNotFound();
   const [visible] = await filterVisibleMedia(caller, [item]);
   if (!visible) throw mediaNotFound();
-  const user = await findUserById(item.user_id);
+  const [user, served] = await Promise.all([findUserById(item.user_id), withServedUrls(item)]);
   const uploader = {
     id: item.user_id,
     display_name: user?.display_name ?? '',
     avatar: user?.avatar ?? '',
   };
-  return { data: toMedia(item, uploader) };
+  return { data: toMedia(served, uploader) };
 }

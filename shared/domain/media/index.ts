@@ -19,3 +19,4 @@ export {
   spaceScope,
   UPLOADER_SCOPE,
 } from './media-scope.ts';
+export { withServedUrls } from './media-urls.ts';

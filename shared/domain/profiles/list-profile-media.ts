@@ -8,6 +8,7 @@ import {
   MAX_MEDIA_FILTER_SPACES,
   queryMemberMediaPage,
   toMediaListItem,
+  withServedUrls,
 } from '../media/index.ts';
 import { findMemberships } from '../spaces/index.ts';
 import { loadReadableProfile } from './profile-user.ts';
@@ -52,8 +53,9 @@ export async function listProfileMedia(
   const total = await totalOf(filter, counters);
   const found = await queryMemberMediaPage(filter, { page: input.page, perPage: input.per_page, total });
   const items = await filterVisibleMedia(caller, found.items);
+  const served = await Promise.all(items.map(withServedUrls));
   return {
-    data: items.map(toMediaListItem),
+    data: served.map(toMediaListItem),
     meta: { total, per_page: input.per_page, current_page: input.page },
   };
 }
