@@ -70,6 +70,26 @@ describe('item 1: GET /media/{id} follows what the item is attached to', () => {
     }
   });
 
+  it('files of a secret space: under private/, answered with 5-minute signed URLs that download', async () => {
+    const item = await upload(uploader, { object_source: 'feed', object_id: String(secretFeed.id) });
+    const seen = (await getMedia(insider, item.id)).body.data;
+    expect(seen.file_path).toMatch(new RegExp(`^private/${item.id}-[\\w-]{16}/file\\.png$`));
+    for (const url of [item.file_url, item.thumbnail_url, seen.file_url, seen.thumbnail_url] as string[]) {
+      const signed = new URL(url);
+      expect(signed.pathname).toContain('/private/');
+      expect(signed.searchParams.get('X-Amz-Expires')).toBe('300');
+      expect(signed.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+      expect((await fetch(url)).status, url).toBe(200);
+    }
+    const listed = await profileList<{ data: Json[] }>(insider, uploader.username, 'media');
+    const row = listed.body.data.find((entry) => entry.id === item.id);
+    expect(new URL(String(row?.file_url)).searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+    // Public media keep a plain URL (the CDN's in the cloud).
+    const open = await upload(uploader, { object_source: 'feed', object_id: String(publicFeed.id) });
+    expect(new URL(open.file_url).search).toBe('');
+    expect(new URL(open.file_url).pathname).toContain('/media/');
+  });
+
   it('media of a private space (the space itself or its feed) only for its members', async () => {
     const onSpace = await upload(uploader, { object_source: 'space', object_id: String(privateSpace) });
     const onFeed = await upload(uploader, { object_source: 'feed', object_id: String(privateFeed.id) });
