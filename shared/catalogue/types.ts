@@ -26,9 +26,10 @@ export type AccessLevel =
 
 /**
  * Key prefixes of the media bucket: `pending/` holds presigned uploads not yet verified, `media/` the verified
- * files the CDN serves (shared/domain/media/media-objects.ts lays the keys out).
+ * files the CDN serves, `private/` the verified files of private and secret spaces, which the CDN never serves
+ * (reached only through short-lived signed URLs; shared/domain/media/media-objects.ts lays the keys out).
  */
-export type BucketPrefix = 'pending/' | 'media/';
+export type BucketPrefix = 'pending/' | 'media/' | 'private/';
 
 /**
  * What a function does with the media bucket, per key prefix: read (GetObject, and ListBucket on the bucket so a

@@ -180,3 +180,30 @@ describe('DELETE /notifications/delete-all at size', () => {
     expect((await list(recipient)).body.notifications.total).toBe(1);
   });
 });
+
+describe('item 10: mark-all-read and delete-all take no body', () => {
+  it('refuse malformed JSON and unknown keys (400) and change nothing; an empty object passes', async () => {
+    const [recipient, actor] = await Promise.all([createTestUser(), createTestUser()]);
+    await emitMany(recipient, actor, 2);
+    const json = { 'content-type': 'application/json' };
+    for (const [method, path] of [
+      ['POST', '/notifications/mark-all-read'],
+      ['DELETE', '/notifications/delete-all'],
+    ] as const) {
+      const malformed = await api(method, path, { as: recipient, rawBody: '{not json', headers: json });
+      expect(malformed.status, malformed.text).toBe(400);
+      expect(malformed.body).toMatchObject({ code: 'rest_invalid_json' });
+      const unknown = await api(method, path, { as: recipient, body: { ids: [1] } });
+      expect(unknown.status, unknown.text).toBe(400);
+      expect(unknown.body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { params: { ids: 'is not a known field' } },
+      });
+    }
+    const page = (await list(recipient)).body.notifications;
+    expect(page.total).toBe(2);
+    expect(page.data.every((item) => !item.is_read)).toBe(true);
+    const read = await api('POST', '/notifications/mark-all-read', { as: recipient, body: {} });
+    expect(read.status, read.text).toBe(200);
+  });
+});

@@ -53,7 +53,8 @@ export const PROFILE_ROUTES = [
     path: '/profile/{username}/media',
     access: 'authenticated',
     entry: entry('list-profile-media'),
-    grants: { table: 'read', secrets: ['cursorKey'] },
+    // Signs short-lived GET URLs of `private/` files (media of private and secret spaces) the caller may see.
+    grants: { table: 'read', secrets: ['cursorKey'], bucket: { read: ['private/'] } },
   },
   {
     operationId: 'followMember',

@@ -71,7 +71,7 @@ export async function authenticate(header: string | undefined): Promise<Authenti
 }
 
 async function authenticateBasic(header: string, encoded: string): Promise<Authentication> {
-  const decoded = /^[A-Za-z0-9+/=]+$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : '';
+  const decoded = decodeBase64Strictly(encoded);
   const separator = decoded.indexOf(':');
   if (separator <= 0) return INVALID;
   const username = normalizeUsername(decoded.slice(0, separator));
@@ -99,6 +99,18 @@ async function authenticateBasic(header: string, encoded: string): Promise<Authe
   const credential: CredentialRef = { kind: 'app_password', userId: user.id, passwordId: matched };
   rememberVerified(header, { userId: user.id, credential, hash: sentHash, username: user.username });
   return resolved(user);
+}
+
+/**
+ * The Base64 of RFC 7617, strictly: the alphabet, padding only at the end, and nothing the decoder would skip.
+ * Node's decoder stops at the first `=`, so `<credentials>==junk` decoded to the credentials (issue 21, item 10);
+ * re-encoding what was decoded must give back what was sent (padding aside). '' when it is not such a string.
+ */
+function decodeBase64Strictly(encoded: string): string {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return '';
+  const bytes = Buffer.from(encoded, 'base64');
+  const unpadded = (text: string) => text.replace(/=+$/, '');
+  return unpadded(bytes.toString('base64')) === unpadded(encoded) ? bytes.toString('utf8') : '';
 }
 
 async function authenticateBearer(header: string, token: string): Promise<Authentication> {

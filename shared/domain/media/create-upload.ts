@@ -7,9 +7,11 @@ import {
 } from '../../vocabulary/media.ts';
 import type { Caller } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
+import { resolveAttachment } from './media-attachments.ts';
 import { emptyFile, missingFile, tooManyUploads } from './media-errors.ts';
 import type { MediaItem } from './media-item.ts';
 import { toUploadedMedia } from './media-mapper.ts';
+import { withServedUrls } from './media-urls.ts';
 import { pendingObjectKey } from './media-objects.ts';
 import { activateMedia, putPendingMedia } from './media-write-repository.ts';
 import { storeVerifiedFile } from './store-verified-file.ts';
@@ -40,7 +42,8 @@ export function cleanFileName(name: string): string {
 
 /**
  * `POST /feeds/media-upload`: a multipart file is verified and stored at once; a JSON request gets a presigned
- * POST and a pending item that `completeUpload` verifies. Both count against the caller's upload rate.
+ * POST and a pending item that `completeUpload` verifies. Both count against the caller's upload rate. The object
+ * named by `object_source`/`object_id` must exist and be visible to the caller (media-attachments.ts).
  */
 export async function createUpload(caller: Caller, request: UploadRequest) {
   if (request.file) return uploadFile(caller, request, request.file);
@@ -62,10 +65,13 @@ export async function createUpload(caller: Caller, request: UploadRequest) {
 async function uploadFile(caller: Caller, request: UploadRequest, file: NonNullable<UploadRequest['file']>) {
   if (file.bytes.length === 0) throw emptyFile();
   checkSize(file.bytes.length);
+  const scope = await resolveAttachment(caller, request.object_source ?? null, request.object_id ?? null);
   await takeSlotOrRefuse(caller.id);
   const type = await verifyFile(file.bytes, file.content_type);
   const id = await nextId('media');
-  const stored = await storeVerifiedFile(id, file.bytes, type);
+  const stored = await storeVerifiedFile(id, file.bytes, type, undefined, {
+    private: scope.visibility === 'members',
+  });
   const now = nowIso();
   const item: MediaItem = {
     id,
@@ -74,12 +80,13 @@ async function uploadFile(caller: Caller, request: UploadRequest, file: NonNulla
     ...stored,
     object_source: request.object_source ?? null,
     object_id: request.object_id ?? null,
+    ...scope,
     status: 'active',
     created_at: now,
     updated_at: now,
   };
   if (!(await activateMedia(item, 'none'))) throw new Error(`media ${id} could not be recorded`);
-  return { message: 'File uploaded successfully.', data: toUploadedMedia(item) };
+  return { message: 'File uploaded successfully.', data: toUploadedMedia(await withServedUrls(item)) };
 }
 
 async function presignUpload(
@@ -88,6 +95,8 @@ async function presignUpload(
 ) {
   checkSize(request.file_size);
   const type = checkDeclaredType(request.file_type);
+  // The scope is decided now; completing the upload later keeps it (the object was checked when it was named).
+  const scope = await resolveAttachment(caller, request.object_source ?? null, request.object_id ?? null);
   await takeSlotOrRefuse(caller.id);
   const id = await nextId('media');
   const key = pendingObjectKey(id);
@@ -113,6 +122,7 @@ async function presignUpload(
       height: null,
       object_source: request.object_source ?? null,
       object_id: request.object_id ?? null,
+      ...scope,
       status: 'pending',
       created_at: now,
       updated_at: now,
