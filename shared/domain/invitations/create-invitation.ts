@@ -1,4 +1,4 @@
-import { nextId } from '../../db/sequence.ts';
+import { withFreshId } from '../../db/ids.ts';
 import { forbidden, notFound } from '../../errors/app-error.ts';
 import { sendMail } from '../../integrations/mailer.ts';
 import { logger } from '../../observability/logger.ts';
@@ -96,36 +96,33 @@ async function sendAndStore(
   inviteeName: string,
 ): Promise<InvitationItem> {
   const token = newInvitationToken();
-  let id: number;
-  try {
-    id = await nextId('invitation');
-  } catch (error) {
-    await releaseQuietly(guard, claimId);
-    throw error;
-  }
   try {
     await sendMail(composeInvitationMail({ to: guard.email, inviteeName, space, inviter, token }));
   } catch (error) {
     await releaseQuietly(guard, claimId);
-    logger.error('invitation e-mail failed', { spaceId: guard.spaceId, invitationId: id, error });
+    logger.error('invitation e-mail failed', { spaceId: guard.spaceId, error });
     throw emailFailed();
   }
   const createdAt = nowIso();
-  const invitation: InvitationItem = {
-    id,
-    space_id: space.id,
-    inviter_id: inviter.id,
-    email: guard.email,
-    invitee_name: inviteeName,
-    status: 'pending',
-    emails_sent: 1,
-    created_at: createdAt,
-    updated_at: createdAt,
-  };
-  if (!(await commitInvitation(invitation, hashInvitationToken(token), guard, claimId))) {
-    throw new Error(`Invitation ${id}: the claim was lost after its e-mail was sent`);
-  }
-  return invitation;
+  // The e-mail carries the token, not the id: a drawn id that is already taken (the invitation item's own
+  // guard) draws another without sending again.
+  return withFreshId(async (id) => {
+    const invitation: InvitationItem = {
+      id,
+      space_id: space.id,
+      inviter_id: inviter.id,
+      email: guard.email,
+      invitee_name: inviteeName,
+      status: 'pending',
+      emails_sent: 1,
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+    if (!(await commitInvitation(invitation, hashInvitationToken(token), guard, claimId))) {
+      throw new Error(`Invitation ${id}: the claim was lost after its e-mail was sent`);
+    }
+    return invitation;
+  });
 }
 
 /** Gives the claim up; if even that fails, the lease still expires and a retry only waits for it. */

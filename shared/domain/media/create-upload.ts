@@ -1,5 +1,5 @@
-import { nextId } from '../../db/sequence.ts';
-import { presignPost } from '../../integrations/media-bucket.ts';
+import { IdTaken, withFreshId } from '../../db/ids.ts';
+import { deleteObjects, presignPost } from '../../integrations/media-bucket.ts';
 import {
   MEDIA_FILE_NAME_MAX_LENGTH,
   MEDIA_MAX_BYTES,
@@ -64,21 +64,26 @@ async function uploadFile(caller: Caller, request: UploadRequest, file: NonNulla
   checkSize(file.bytes.length);
   await takeSlotOrRefuse(caller.id);
   const type = await verifyFile(file.bytes, file.content_type);
-  const id = await nextId('media');
-  const stored = await storeVerifiedFile(id, file.bytes, type);
-  const now = nowIso();
-  const item: MediaItem = {
-    id,
-    user_id: caller.id,
-    file_name: cleanFileName(file.file_name),
-    ...stored,
-    object_source: request.object_source ?? null,
-    object_id: request.object_id ?? null,
-    status: 'active',
-    created_at: now,
-    updated_at: now,
-  };
-  if (!(await activateMedia(item, 'none'))) throw new Error(`media ${id} could not be recorded`);
+  const item = await withFreshId(async (id) => {
+    const stored = await storeVerifiedFile(id, file.bytes, type);
+    const now = nowIso();
+    const item: MediaItem = {
+      id,
+      user_id: caller.id,
+      file_name: cleanFileName(file.file_name),
+      ...stored,
+      object_source: request.object_source ?? null,
+      object_id: request.object_id ?? null,
+      status: 'active',
+      created_at: now,
+      updated_at: now,
+    };
+    if (await activateMedia(item, 'none')) return item;
+    // The creating put's only condition is the id guard: the id was drawn twice. The objects stored under it
+    // (an unguessable folder of this request's own) go, and the file is stored again under a fresh id.
+    await deleteObjects([stored.s3_key, ...(stored.thumbnail_key ? [stored.thumbnail_key] : [])]);
+    throw new IdTaken(id);
+  });
   return { message: 'File uploaded successfully.', data: toUploadedMedia(item) };
 }
 
@@ -89,36 +94,39 @@ async function presignUpload(
   checkSize(request.file_size);
   const type = checkDeclaredType(request.file_type);
   await takeSlotOrRefuse(caller.id);
-  const id = await nextId('media');
-  const key = pendingObjectKey(id);
-  const post = await presignPost({
-    key,
-    contentType: type,
-    maxBytes: MEDIA_MAX_BYTES,
-    expiresSeconds: PRESIGN_SECONDS,
+  // Nothing is stored before the pending item: a drawn id that is already taken simply draws another.
+  const { id, post } = await withFreshId(async (id) => {
+    const key = pendingObjectKey(id);
+    const post = await presignPost({
+      key,
+      contentType: type,
+      maxBytes: MEDIA_MAX_BYTES,
+      expiresSeconds: PRESIGN_SECONDS,
+    });
+    const now = nowIso();
+    await putPendingMedia(
+      {
+        id,
+        user_id: caller.id,
+        file_name: cleanFileName(request.file_name),
+        file_type: type,
+        file_size: request.file_size,
+        s3_key: key,
+        thumbnail_key: null,
+        file_url: '',
+        thumbnail_url: null,
+        width: null,
+        height: null,
+        object_source: request.object_source ?? null,
+        object_id: request.object_id ?? null,
+        status: 'pending',
+        created_at: now,
+        updated_at: now,
+      },
+      Math.floor(Date.now() / 1000) + PENDING_LIFETIME_SECONDS,
+    );
+    return { id, post };
   });
-  const now = nowIso();
-  await putPendingMedia(
-    {
-      id,
-      user_id: caller.id,
-      file_name: cleanFileName(request.file_name),
-      file_type: type,
-      file_size: request.file_size,
-      s3_key: key,
-      thumbnail_key: null,
-      file_url: '',
-      thumbnail_url: null,
-      width: null,
-      height: null,
-      object_source: request.object_source ?? null,
-      object_id: request.object_id ?? null,
-      status: 'pending',
-      created_at: now,
-      updated_at: now,
-    },
-    Math.floor(Date.now() / 1000) + PENDING_LIFETIME_SECONDS,
-  );
   const expiresAt = new Date(Date.now() + PRESIGN_SECONDS * 1000).toISOString().slice(0, 19);
   return {
     message: 'Upload URL created: post the file there, then complete the upload.',

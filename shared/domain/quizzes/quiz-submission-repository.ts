@@ -13,6 +13,7 @@ import {
   studentLessonAttempts,
 } from '../../db/keys/courses.ts';
 import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
+import { IdTaken } from '../../db/ids.ts';
 import { queryMergedPage } from '../../db/merged-page.ts';
 import type { ItemKey, Partition } from '../../db/partition.ts';
 import { getItem, queryAll, queryItems } from '../../db/reads.ts';
@@ -91,7 +92,7 @@ export type WriteOutcome = 'written' | 'slot_taken' | 'changed' | 'completion_ch
  * answers, the four statistics scopes, the course's `quiz_submissions_count`, and the lesson completion when the
  * attempt passed and completes the lesson, all in one transaction. Answers `slot_taken` when a concurrent
  * submission took the number, `completion_changed` when the membership changed since it was read; nothing is
- * written then.
+ * written then. A taken submission id (the id pointer's guard, with the slot free) throws `IdTaken`.
  */
 export async function insertSubmission(
   row: QuizSubmission,
@@ -113,6 +114,7 @@ export async function insertSubmission(
   if (outcome.written) return 'written';
   if (outcome.failed.includes(0)) return 'slot_taken';
   if (completion && outcome.failed.includes(actions.length - 1)) return 'completion_changed';
+  if (outcome.failed.includes(1)) throw new IdTaken(row.id);
   throw new Error('Quiz statistics disagree with the submissions (a decrement below zero was refused)');
 }
 
