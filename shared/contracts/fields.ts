@@ -8,9 +8,12 @@ import { documentedAs } from './openapi-metadata.ts';
  * document and generated clients speak numbers and booleans while the server still parses strings.
  */
 
-/** At most 15 digits: every accepted integer is exact as a JavaScript number. */
-const MAX_DIGITS = 15;
-const LARGEST = 10 ** MAX_DIGITS - 1;
+/**
+ * At most 16 digits (time ids, shared/db/ids.ts, have exactly 16) and at most Number.MAX_SAFE_INTEGER: every
+ * accepted integer is exact as a JavaScript number.
+ */
+const MAX_DIGITS = 16;
+const LARGEST = Number.MAX_SAFE_INTEGER;
 const DIGITS = new RegExp(`^\\d{1,${MAX_DIGITS}}$`);
 const SIGNED_DIGITS = new RegExp(`^-?\\d{1,${MAX_DIGITS}}$`);
 
@@ -22,6 +25,7 @@ export const idParam = () =>
     documentedAs({ type: 'integer', minimum: 1, maximum: LARGEST }),
     v.transform(Number),
     v.minValue(1, 'must be a positive integer'),
+    v.maxValue(LARGEST, 'must be a positive integer'),
   );
 
 /** An integer query value (it arrives as a string) within bounds. */
@@ -40,7 +44,8 @@ const integerString = (options: { min: number; max?: number }) => {
     }),
     v.transform(Number),
     v.minValue(options.min, bounds),
-    v.maxValue(options.max ?? Number.MAX_SAFE_INTEGER, bounds),
+    v.minValue(-LARGEST, bounds),
+    v.maxValue(options.max ?? LARGEST, bounds),
   );
 };
 
