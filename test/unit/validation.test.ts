@@ -166,11 +166,14 @@ describe('query and path field helpers', () => {
     ['1', 1],
     ['42', 42],
     ['999999999999999', 999999999999999],
+    // Time ids (shared/db/ids.ts) have 16 digits, up to Number.MAX_SAFE_INTEGER.
+    ['4503599627370496', 4503599627370496],
+    ['9007199254740991', 9007199254740991],
   ])('id %s → %s', (raw, parsed) => {
     expect(validatePart(v.object({ id: idParam() }), { id: raw })).toEqual({ id: parsed });
   });
 
-  it.each(['0', '-1', 'abc', '1.5', '1234567890123456', '00'])('id %j is rejected', (raw) => {
+  it.each(['0', '-1', 'abc', '1.5', '9007199254740992', '12345678901234567', '00'])('id %j is rejected', (raw) => {
     const error = failure(v.object({ id: idParam() }), { id: raw });
     expect(error.code).toBe('rest_invalid_param');
     expect(error.data.params).toEqual({ id: 'must be a positive integer' });
