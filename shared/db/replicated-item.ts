@@ -14,9 +14,10 @@ import { putAction, transactWriteIfConditionsHold, updateAction } from './transa
  *   existing, so the copies never differ once a change has completed;
  * - a read takes one copy at random, strongly consistent, so it reflects every change that completed before it;
  * - copies are created once, all together (Put `attribute_not_exists` on each, one transaction), from the item at
- *   the logical key (where the item lived before it had copies; absent on a new table), by the first read or write
- *   that finds none; they are never deleted. A read that finds its copy absent therefore knows no change has been
- *   made through copies yet, and the logical key still holds the current state.
+ *   the logical key (where the item lived before it had copies; absent on a new table), by the first change, or
+ *   beforehand by `createReplicas` (the local stack's provisioning); they are never deleted. A read that finds its
+ *   copy absent therefore knows no change has been made through copies yet, so the logical key still holds the
+ *   current state: it reads that instead. Reads never write (read-only functions read settings too).
  */
 export interface ReplicatedItem {
   readonly key: ItemKey;
@@ -53,12 +54,12 @@ async function getRaw(key: ItemKey): Promise<Record<string, unknown> | undefined
 
 /**
  * The item's attributes (without its key) from one copy at random, strongly consistent; undefined when the item
- * has never been written. The first read on a table without copies creates them (see the invariants).
+ * has never been written. Without copies yet (no change since copies were introduced), from the logical key.
  */
 export async function readReplicated(item: ReplicatedItem): Promise<Attributes | undefined> {
   const replica = Math.floor(Math.random() * item.replicas);
-  const found = await getRaw(replicaKey(item, replica));
-  return presentOrUndefined(found ? withoutKey(found) : await createReplicas(item));
+  const found = (await getRaw(replicaKey(item, replica))) ?? (await getRaw(item.key));
+  return found && presentOrUndefined(withoutKey(found));
 }
 
 /** A copy made of an absent item holds only the marker: that reads as absent. */
@@ -67,20 +68,16 @@ function presentOrUndefined({ [REPLICATED]: _marker, ...attributes }: Attributes
 }
 
 /**
- * Creates every copy from the item at the logical key, unless copies exist already (a concurrent read or write
- * made them first); answers the state the copies hold now.
+ * Creates every copy from the item at the logical key (a copy of an absent item holds only the marker), unless
+ * copies exist already (then nothing is overwritten: a change may have been made through them).
  */
-async function createReplicas(item: ReplicatedItem): Promise<Attributes> {
+export async function createReplicas(item: ReplicatedItem): Promise<void> {
   const original = withoutKey((await getRaw(item.key)) ?? {});
-  const outcome = await transactWriteIfConditionsHold(
+  await transactWriteIfConditionsHold(
     replicaKeys(item).map((key) =>
       putAction({ ...original, [REPLICATED]: true, ...key }, { ifAbsent: true }),
     ),
   );
-  if (outcome.written) return { ...original, [REPLICATED]: true };
-  const current = await getRaw(replicaKey(item, 0));
-  if (!current) throw new Error(`The copies of ${item.key.pk} ${item.key.sk} could not be created`);
-  return withoutKey(current);
 }
 
 /**

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
 import type { ItemKey } from '../../shared/db/partition.ts';
 import {
+  createReplicas,
   readReplicated,
   replicaKeys,
   replicatedItem,
@@ -51,6 +52,8 @@ describe('replicated items', () => {
     );
     const reads = await Promise.all(Array.from({ length: 8 }, () => readReplicated(item)));
     for (const read of reads) expect(read).toEqual({ entity: 'settings', logo: 'old.png' });
+    // Reads never write (read-only functions read settings): no copy exists until a change or createReplicas.
+    for (const key of replicaKeys(item)) expect(await raw(key)).toBeUndefined();
     await setReplicated(item, { site_title: 'New' });
     for (const key of replicaKeys(item))
       expect(await raw(key)).toMatchObject({ logo: 'old.png', site_title: 'New' });
@@ -63,5 +66,15 @@ describe('replicated items', () => {
     await setReplicated(item, { logo: 'x.png' });
     for (const key of replicaKeys(item))
       expect(await raw(key)).toMatchObject({ access: 'everybody', logo: 'x.png' });
+  });
+
+  it('createReplicas (the local stack, at start) copies once and never overwrites a change', async () => {
+    const item = testItem(3);
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...item.key, logo: 'old.png' } }));
+    await createReplicas(item);
+    await setReplicated(item, { logo: 'new.png' });
+    await createReplicas(item);
+    for (const key of replicaKeys(item)) expect((await raw(key))?.logo).toBe('new.png');
+    expect(await readReplicated(item)).toEqual({ logo: 'new.png' });
   });
 });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { type SettingsGroup, settingsKey } from '../../db/keys/settings.ts';
-import { readReplicated, replicatedItem, setReplicated } from '../../db/replicated-item.ts';
+import { SETTINGS_GROUPS, type SettingsGroup, settingsKey } from '../../db/keys/settings.ts';
+import { createReplicas, readReplicated, replicatedItem, setReplicated } from '../../db/replicated-item.ts';
 
 /**
  * Copies of each settings group. Most requests read a group (privacy for visibility, topics_config, general,
@@ -45,3 +45,12 @@ export async function putSettings(
 /** Sets one key of a group (see `putSettings`). */
 export const putSetting = (group: SettingsGroup, key: string, value: unknown): Promise<void> =>
   putSettings(group, { [key]: value });
+
+/**
+ * Creates the copies of every group that has none yet (from what the group held before copies existed). Until a
+ * group has copies, each read of it also reads the group's single item; the local stack calls this when it starts,
+ * and any settings change does it for its group (`settings:set` once after deploying a stage does it in the cloud).
+ */
+export async function createSettingsCopies(): Promise<void> {
+  await Promise.all(SETTINGS_GROUPS.map((group) => createReplicas(settingsItem(group))));
+}
