@@ -1,5 +1,5 @@
-import { IdTaken, withFreshId } from '../../db/ids.ts';
-import { deleteObjects, presignPost } from '../../integrations/media-bucket.ts';
+import { IdTaken, newId, withFreshId } from '../../db/ids.ts';
+import { presignPost } from '../../integrations/media-bucket.ts';
 import {
   MEDIA_FILE_NAME_MAX_LENGTH,
   MEDIA_MAX_BYTES,
@@ -64,26 +64,32 @@ async function uploadFile(caller: Caller, request: UploadRequest, file: NonNulla
   checkSize(file.bytes.length);
   await takeSlotOrRefuse(caller.id);
   const type = await verifyFile(file.bytes, file.content_type);
-  const item = await withFreshId(async (id) => {
-    const stored = await storeVerifiedFile(id, file.bytes, type);
-    const now = nowIso();
-    const item: MediaItem = {
-      id,
-      user_id: caller.id,
-      file_name: cleanFileName(file.file_name),
-      ...stored,
-      object_source: request.object_source ?? null,
-      object_id: request.object_id ?? null,
-      status: 'active',
-      created_at: now,
-      updated_at: now,
-    };
-    if (await activateMedia(item, 'none')) return item;
-    // The creating put's only condition is the id guard: the id was drawn twice. The objects stored under it
-    // (an unguessable folder of this request's own) go, and the file is stored again under a fresh id.
-    await deleteObjects([stored.s3_key, ...(stored.thumbnail_key ? [stored.thumbnail_key] : [])]);
-    throw new IdTaken(id);
-  });
+  // The objects go in a folder named by the first id drawn (with an unguessable token of this request's own); the
+  // item records their keys, so if that id turns out taken (the item's guard) the item takes a fresh id and keeps
+  // the objects where they are: nothing is stored twice and nothing needs deleting.
+  const firstId = newId();
+  const stored = await storeVerifiedFile(firstId, file.bytes, type);
+  let draws = 0;
+  const item = await withFreshId(
+    async (id) => {
+      const now = nowIso();
+      const item: MediaItem = {
+        id,
+        user_id: caller.id,
+        file_name: cleanFileName(file.file_name),
+        ...stored,
+        object_source: request.object_source ?? null,
+        object_id: request.object_id ?? null,
+        status: 'active',
+        created_at: now,
+        updated_at: now,
+      };
+      // The creating put's only condition is the id guard: false means the id was drawn twice.
+      if (await activateMedia(item, 'none')) return item;
+      throw new IdTaken(id);
+    },
+    () => (draws++ === 0 ? firstId : newId()),
+  );
   return { message: 'File uploaded successfully.', data: toUploadedMedia(item) };
 }
 
