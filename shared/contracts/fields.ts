@@ -8,21 +8,43 @@ import { documentedAs } from './openapi-metadata.ts';
  * document and generated clients speak numbers and booleans while the server still parses strings.
  */
 
-/** At most 15 digits: every accepted integer is exact as a JavaScript number. */
+/** Query integers: at most 15 digits, so arithmetic on them (page × per_page) is exact. */
 const MAX_DIGITS = 15;
 const LARGEST = 10 ** MAX_DIGITS - 1;
-const DIGITS = new RegExp(`^\\d{1,${MAX_DIGITS}}$`);
 const SIGNED_DIGITS = new RegExp(`^-?\\d{1,${MAX_DIGITS}}$`);
+
+/**
+ * Ids: at most 16 digits (time ids, shared/db/ids.ts, have exactly 16) and at most Number.MAX_SAFE_INTEGER, so
+ * every accepted id is exact as a JavaScript number.
+ */
+const ID_DIGITS = /^\d{1,16}$/;
+const LARGEST_ID = Number.MAX_SAFE_INTEGER;
 
 /** A positive integer id in a path (`/notifications/{id}`). */
 export const idParam = () =>
   v.pipe(
     v.string(),
-    v.regex(DIGITS, 'must be a positive integer'),
-    documentedAs({ type: 'integer', minimum: 1, maximum: LARGEST }),
+    v.regex(ID_DIGITS, 'must be a positive integer'),
+    documentedAs({ type: 'integer', minimum: 1, maximum: LARGEST_ID }),
     v.transform(Number),
     v.minValue(1, 'must be a positive integer'),
+    v.maxValue(LARGEST_ID, 'must be a positive integer'),
   );
+
+/** An optional id in a query (`user_id`, `parent_id`, 0 allowed when `min` is 0): the same digits as `idParam`. */
+export const idQuery = (options: { min: 0 | 1 }) => {
+  const bounds = `must be an integer >= ${options.min}`;
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(ID_DIGITS, bounds),
+      documentedAs({ type: 'integer', minimum: options.min, maximum: LARGEST_ID }),
+      v.transform(Number),
+      v.minValue(options.min, bounds),
+      v.maxValue(LARGEST_ID, bounds),
+    ),
+  );
+};
 
 /** An integer query value (it arrives as a string) within bounds. */
 const integerString = (options: { min: number; max?: number }) => {

@@ -129,13 +129,14 @@ export const createInvitation = defineOperation({
     space_id: v.pipe(
       v.union(
         [
-          v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'must be a space id')),
+          v.pipe(v.string(), v.regex(/^\d{1,16}$/, 'must be a space id')),
           v.pipe(v.number(), v.integer(), v.minValue(1)),
         ],
         'must be a space id',
       ),
       v.transform(Number),
       v.minValue(1, 'must be a space id'),
+      v.maxValue(Number.MAX_SAFE_INTEGER, 'must be a space id'),
     ),
     email: v.pipe(
       v.string('must be a string'),

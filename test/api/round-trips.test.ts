@@ -77,12 +77,6 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string }>> = {
     why: 'toggle, re-read of the count, then the notification inline',
   },
   // Topics (helper feeds: topic aggregates).
-  createTopic: {
-    rounds: 4,
-    reads: 2,
-    writes: 2,
-    why: 'topic list read, SEQ#topic, slug guards read, then the transaction',
-  },
   deleteTopic: {
     rounds: 10,
     reads: 9,
@@ -127,8 +121,6 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string }>> = {
     writes: 3,
     why: 'token, caller, invitation, space in series, then space_join to the staff inline (notif)',
   },
-  // Media (SEQ#media goes with helper ids).
-  uploadMedia: { rounds: 4, reads: 1, writes: 3, why: 'upload-rate claim, SEQ#media, then the transaction' },
   // Profiles (follow notification: helper notif).
   listProfileComments: {
     rounds: 4,

@@ -154,7 +154,7 @@ describe('OpenAPI generator', () => {
       name: 'space_id',
       in: 'path',
       required: true,
-      schema: { type: 'integer', minimum: 1, maximum: 999_999_999_999_999 },
+      schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
     });
     expect(parameters.page).toMatchObject({
       in: 'query',

@@ -28,8 +28,9 @@ export type Authentication =
 const INVALID: Authentication = { state: 'invalid' };
 
 /**
- * User ids start at 1 (`nextId`), so no user, user item or application password has id 0: an unknown user name is
- * checked against these keys, which cannot exist, to do the same work as a known one.
+ * User ids are at least 1 (counter blocks start at 1, drawn ids at 2^52), so no user, user item or application
+ * password has id 0: an unknown user name is checked against these keys, which cannot exist, to do the same work
+ * as a known one.
  */
 const NO_USER_ID = 0;
 /** Compared against when there is no stored hash, so the comparison costs the same (same length as a real one). */

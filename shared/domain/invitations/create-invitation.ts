@@ -1,4 +1,4 @@
-import { nextId } from '../../db/sequence.ts';
+import { withFreshId } from '../../db/ids.ts';
 import { forbidden, notFound } from '../../errors/app-error.ts';
 import { sendMail } from '../../integrations/mailer.ts';
 import { logger } from '../../observability/logger.ts';
@@ -61,9 +61,9 @@ export async function createInvitation(
   if (inviteeId !== undefined && (await findMembership(space.id, inviteeId))) throw alreadyMember();
 
   const guard: GuardRef = { spaceId: space.id, inviterId: caller.id, email };
-  // The id beside the claim (one round): a refused claim leaves a gap in the ids, never a reuse.
-  const [claimId, id] = await Promise.all([claimOrWait(guard), nextId('invitation')]);
-  const invitation = await sendAndStore(guard, claimId, id, space, inviter, input.invitee_name?.trim() ?? '');
+  // The id is drawn at the commit (sendAndStore): no call of its own.
+  const claimId = await claimOrWait(guard);
+  const invitation = await sendAndStore(guard, claimId, space, inviter, input.invitee_name?.trim() ?? '');
   if (inviteeId !== undefined) await notifyInvitee(inviteeId, invitation, space, inviter);
   return {
     invitation: toInvitation(invitation, space, inviter),
@@ -92,7 +92,6 @@ async function claimOrWait(guard: GuardRef): Promise<string> {
 async function sendAndStore(
   guard: GuardRef,
   claimId: string,
-  id: number,
   space: SpaceItem,
   inviter: UserItem,
   inviteeName: string,
@@ -102,25 +101,29 @@ async function sendAndStore(
     await sendMail(composeInvitationMail({ to: guard.email, inviteeName, space, inviter, token }));
   } catch (error) {
     await releaseQuietly(guard, claimId);
-    logger.error('invitation e-mail failed', { spaceId: guard.spaceId, invitationId: id, error });
+    logger.error('invitation e-mail failed', { spaceId: guard.spaceId, error });
     throw emailFailed();
   }
   const createdAt = nowIso();
-  const invitation: InvitationItem = {
-    id,
-    space_id: space.id,
-    inviter_id: inviter.id,
-    email: guard.email,
-    invitee_name: inviteeName,
-    status: 'pending',
-    emails_sent: 1,
-    created_at: createdAt,
-    updated_at: createdAt,
-  };
-  if (!(await commitInvitation(invitation, hashInvitationToken(token), guard, claimId))) {
-    throw new Error(`Invitation ${id}: the claim was lost after its e-mail was sent`);
-  }
-  return invitation;
+  // The e-mail carries the token, not the id: a drawn id that is already taken (the invitation item's own
+  // guard) draws another without sending again.
+  return withFreshId(async (id) => {
+    const invitation: InvitationItem = {
+      id,
+      space_id: space.id,
+      inviter_id: inviter.id,
+      email: guard.email,
+      invitee_name: inviteeName,
+      status: 'pending',
+      emails_sent: 1,
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+    if (!(await commitInvitation(invitation, hashInvitationToken(token), guard, claimId))) {
+      throw new Error(`Invitation ${id}: the claim was lost after its e-mail was sent`);
+    }
+    return invitation;
+  });
 }
 
 /** Gives the claim up; if even that fails, the lease still expires and a retry only waits for it. */

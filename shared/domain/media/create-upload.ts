@@ -1,4 +1,4 @@
-import { nextId } from '../../db/sequence.ts';
+import { IdTaken, newId, withFreshId } from '../../db/ids.ts';
 import { presignPost } from '../../integrations/media-bucket.ts';
 import {
   MEDIA_FILE_NAME_MAX_LENGTH,
@@ -68,24 +68,35 @@ async function uploadFile(caller: Caller, request: UploadRequest, file: NonNulla
   const scope = await resolveAttachment(caller, request.object_source ?? null, request.object_id ?? null);
   await takeSlotOrRefuse(caller.id);
   const type = await verifyFile(file.bytes, file.content_type);
-  const id = await nextId('media');
-  const stored = await storeVerifiedFile(id, file.bytes, type, undefined, {
+  // The objects go in a folder named by the first id drawn (with an unguessable token of this request's own); the
+  // item records their keys, so if that id turns out taken (the item's guard) the item takes a fresh id and keeps
+  // the objects where they are: nothing is stored twice and nothing needs deleting.
+  const firstId = newId();
+  const stored = await storeVerifiedFile(firstId, file.bytes, type, undefined, {
     private: scope.visibility === 'members',
   });
-  const now = nowIso();
-  const item: MediaItem = {
-    id,
-    user_id: caller.id,
-    file_name: cleanFileName(file.file_name),
-    ...stored,
-    object_source: request.object_source ?? null,
-    object_id: request.object_id ?? null,
-    ...scope,
-    status: 'active',
-    created_at: now,
-    updated_at: now,
-  };
-  if (!(await activateMedia(item, 'none'))) throw new Error(`media ${id} could not be recorded`);
+  let draws = 0;
+  const item = await withFreshId(
+    async (id) => {
+      const now = nowIso();
+      const item: MediaItem = {
+        id,
+        user_id: caller.id,
+        file_name: cleanFileName(file.file_name),
+        ...stored,
+        object_source: request.object_source ?? null,
+        object_id: request.object_id ?? null,
+        ...scope,
+        status: 'active',
+        created_at: now,
+        updated_at: now,
+      };
+      // The creating put's only condition is the id guard: false means the id was drawn twice.
+      if (await activateMedia(item, 'none')) return item;
+      throw new IdTaken(id);
+    },
+    () => (draws++ === 0 ? firstId : newId()),
+  );
   return { message: 'File uploaded successfully.', data: toUploadedMedia(await withServedUrls(item)) };
 }
 
@@ -98,37 +109,40 @@ async function presignUpload(
   // The scope is decided now; completing the upload later keeps it (the object was checked when it was named).
   const scope = await resolveAttachment(caller, request.object_source ?? null, request.object_id ?? null);
   await takeSlotOrRefuse(caller.id);
-  const id = await nextId('media');
-  const key = pendingObjectKey(id);
-  const post = await presignPost({
-    key,
-    contentType: type,
-    maxBytes: MEDIA_MAX_BYTES,
-    expiresSeconds: PRESIGN_SECONDS,
+  // Nothing is stored before the pending item: a drawn id that is already taken simply draws another.
+  const { id, post } = await withFreshId(async (id) => {
+    const key = pendingObjectKey(id);
+    const post = await presignPost({
+      key,
+      contentType: type,
+      maxBytes: MEDIA_MAX_BYTES,
+      expiresSeconds: PRESIGN_SECONDS,
+    });
+    const now = nowIso();
+    await putPendingMedia(
+      {
+        id,
+        user_id: caller.id,
+        file_name: cleanFileName(request.file_name),
+        file_type: type,
+        file_size: request.file_size,
+        s3_key: key,
+        thumbnail_key: null,
+        file_url: '',
+        thumbnail_url: null,
+        width: null,
+        height: null,
+        object_source: request.object_source ?? null,
+        object_id: request.object_id ?? null,
+        ...scope,
+        status: 'pending',
+        created_at: now,
+        updated_at: now,
+      },
+      Math.floor(Date.now() / 1000) + PENDING_LIFETIME_SECONDS,
+    );
+    return { id, post };
   });
-  const now = nowIso();
-  await putPendingMedia(
-    {
-      id,
-      user_id: caller.id,
-      file_name: cleanFileName(request.file_name),
-      file_type: type,
-      file_size: request.file_size,
-      s3_key: key,
-      thumbnail_key: null,
-      file_url: '',
-      thumbnail_url: null,
-      width: null,
-      height: null,
-      object_source: request.object_source ?? null,
-      object_id: request.object_id ?? null,
-      ...scope,
-      status: 'pending',
-      created_at: now,
-      updated_at: now,
-    },
-    Math.floor(Date.now() / 1000) + PENDING_LIFETIME_SECONDS,
-  );
   const expiresAt = new Date(Date.now() + PRESIGN_SECONDS * 1000).toISOString().slice(0, 19);
   return {
     message: 'Upload URL created: post the file there, then complete the upload.',

@@ -7,7 +7,7 @@ import { findUsersByIds, type MemberSummary, toMemberSummary } from '../users/in
 import { toSqlDateTime } from '../dates.ts';
 import { quizNotFound } from './quiz-errors.ts';
 import { type QuizStatistics, statisticsFor } from './quiz-statistics.ts';
-import { type QuizSubmission, rowOrderKey, statsScopeKey } from './quiz-submission-item.ts';
+import { type QuizSubmission, rowOrderKey, statsScopeOf } from './quiz-submission-item.ts';
 import { findQuizStats, findStudentAttempts, queryResultsPage } from './quiz-submission-repository.ts';
 
 /** The list's query as the contract delivers it (defaults applied there). */
@@ -47,8 +47,9 @@ export interface QuizResultsPage {
  * The administrators' results of a course (community admins and the course's admins; others 403
  * `rest_forbidden`; no such course 404 `quiz_not_found`).
  *
- * `statistics` and `pagination.total` come from the one stats item of the filter's scope (course, lesson,
- * student, student + lesson), restricted to the result filter. The page comes from a key condition on the index
+ * `statistics` and `pagination.total` come from the stats of the filter's scope (course, lesson, student,
+ * student + lesson: one item, or for the course-wide scopes the sum of their shards in one BatchGetItem),
+ * restricted to the result filter. The page comes from a key condition on the index
  * partition of the scope and order (see the repository); with `user_id`, from the student's own attempts, which
  * are bounded by that student's attempts, sorted in memory by the same keys the indexes use. Either way page 1
  * costs the same for 100 or 100 000 submissions.
@@ -62,7 +63,7 @@ export async function listQuizResults(
   // The course and the caller's membership in one BatchGetItem, beside the stats (fewer calls, same round).
   const [{ space: course, membership }, stats] = await Promise.all([
     findSpaceWithMembership(courseId, caller.id),
-    findQuizStats(statsScopeKey(courseId, scope)),
+    findQuizStats(statsScopeOf(courseId, scope)),
   ]);
   if (course?.type !== 'course') throw quizNotFound();
   if (!isCourseAdmin(caller, membership)) throw forbidden();

@@ -1,4 +1,5 @@
 import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
+import { IdTaken } from '../../db/ids.ts';
 import { topicKey, topicSlugGuardKey, topicStatsKey, topicsUnderParent } from '../../db/keys/topics.ts';
 import { orderSort } from '../../db/keys/sort.ts';
 import { indexEntry } from '../../db/partition.ts';
@@ -92,7 +93,8 @@ export type InsertTopicOutcome = 'written' | 'slug_taken' | 'parent_missing';
 
 /**
  * Creates a topic: the topic, its slug guard (`attribute_not_exists`: the slug's uniqueness, also under
- * concurrent creates), the stats counters, and a check that the parent still exists.
+ * concurrent creates), the stats counters, and a check that the parent still exists. A taken id (the topic
+ * item's own guard, and no other condition) throws `IdTaken`.
  */
 export async function insertTopic(topic: TopicItem): Promise<InsertTopicOutcome> {
   const actions = [
@@ -105,6 +107,7 @@ export async function insertTopic(topic: TopicItem): Promise<InsertTopicOutcome>
   if (outcome.written) return 'written';
   if (outcome.failed.includes(3)) return 'parent_missing';
   if (outcome.failed.includes(1)) return 'slug_taken';
+  if (outcome.failed.includes(0)) throw new IdTaken(topic.id);
   throw new Error(`Topic ${topic.id} could not be created (conditions ${outcome.failed.join(', ')} failed)`);
 }
 
