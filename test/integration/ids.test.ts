@@ -96,6 +96,8 @@ describe('ids drawn per create', () => {
       height: null,
       object_source: null,
       object_id: null,
+      visibility: 'uploader',
+      visibility_space_id: null,
       status: 'pending',
       created_at: now,
       updated_at: now,
