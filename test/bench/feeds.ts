@@ -19,7 +19,12 @@ import { readMeter } from '../../shared/db/read-meter.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { feedAggregates } from '../../shared/domain/feeds/feed-aggregates.ts';
 import { listFeeds } from '../../shared/domain/feeds/list-feeds.ts';
-import { type PostItem, storedPost, storedPostTopicLink } from '../../shared/domain/feeds/post-item.ts';
+import {
+  type PostItem,
+  storedPost,
+  storedPostListing,
+  storedPostTopicLink,
+} from '../../shared/domain/feeds/post-item.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { renderMarkdown } from '../../shared/domain/text/render-markdown.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
@@ -175,7 +180,10 @@ async function fill(
   const writes: Array<Record<string, unknown>> = [];
   for (let n = from; n < to; n++) {
     const post = feed(n);
-    writes.push(storedPost(post), ...post.topic_ids.map((topicId) => storedPostTopicLink(post, topicId)));
+    writes.push(
+      storedPost(post),
+      storedPostListing(post),
+      ...post.topic_ids.map((topicId) => storedPostTopicLink(post, topicId)));
   }
   await batchWrite(writes);
 

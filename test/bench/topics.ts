@@ -14,7 +14,12 @@ import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/db/client.ts';
 import { topicStatsKey } from '../../shared/db/keys/topics.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
-import { type PostItem, storedPost, storedPostTopicLink } from '../../shared/domain/feeds/index.ts';
+import {
+  type PostItem,
+  storedPost,
+  storedPostListing,
+  storedPostTopicLink,
+} from '../../shared/domain/feeds/index.ts';
 import { deleteTopic } from '../../shared/domain/topics/delete-topic.ts';
 import { type ListTopicsInput, listTopics } from '../../shared/domain/topics/list-topics.ts';
 import { storedTopic, type TopicItem, topicStatsDeltas } from '../../shared/domain/topics/topic-item.ts';
@@ -85,7 +90,7 @@ try {
       storedTopic({ ...topic(topicId, null), status: 'active', posts_count: feeds }),
       ...Array.from({ length: feeds }, () => {
         const post = feed(nextPostId++, admin.id, topicId);
-        return [storedPost(post), storedPostTopicLink(post, topicId)];
+        return [storedPost(post), storedPostListing(post), storedPostTopicLink(post, topicId)];
       }).flat(),
     ]);
     await db().send(

@@ -11,6 +11,7 @@ import {
   type PostItem,
   storedComment,
   storedPost,
+  storedPostListing,
 } from '../feeds/index.ts';
 import { type SpacePrivacy, spaceVisibility } from '../spaces/index.ts';
 import { renderMarkdown } from '../text/index.ts';
@@ -57,7 +58,10 @@ export function writeNewPost(
     created_at: createdAt,
     updated_at: createdAt,
   };
-  if (options.put) context.writes.put(storedPost(post));
+  if (options.put) {
+    context.writes.put(storedPost(post));
+    context.writes.put(storedPostListing(post));
+  }
   for (const aggregate of feedAggregates(post))
     context.writes.count(aggregate.key, aggregate.deltas, aggregate.identity);
 }

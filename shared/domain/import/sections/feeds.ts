@@ -1,5 +1,11 @@
 import { topicKey } from '../../../db/keys/topics.ts';
-import { feedAggregates, type PostItem, storedPost, storedPostTopicLink } from '../../feeds/index.ts';
+import {
+  feedAggregates,
+  type PostItem,
+  storedPost,
+  storedPostListing,
+  storedPostTopicLink,
+} from '../../feeds/index.ts';
 import { spaceVisibility } from '../../spaces/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
 import { slugify } from '../../topics/index.ts';
@@ -75,6 +81,7 @@ export const feedsSection = defineSection({
         itemName('feeds', i, feed.ref),
         [
           { item: storedPost(post), unchanged: ['status', 'comments_count'] },
+          storedPostListing(post),
           ...topicIds.map((topicId) => storedPostTopicLink(post, topicId)),
         ],
         counts,
