@@ -21,6 +21,7 @@ import {
   storedPostTopicLink,
 } from '../../shared/domain/feeds/index.ts';
 import { deleteTopic } from '../../shared/domain/topics/delete-topic.ts';
+import { topicPostCountKeyOf } from '../../shared/domain/topics/topic-repository.ts';
 import { type ListTopicsInput, listTopics } from '../../shared/domain/topics/list-topics.ts';
 import { storedTopic, type TopicItem, topicStatsDeltas } from '../../shared/domain/topics/topic-item.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
@@ -87,7 +88,11 @@ try {
   for (const [index, feeds] of FEED_COUNTS.entries()) {
     const topicId = 5_000_000 + index;
     await writeAll([
-      storedTopic({ ...topic(topicId, null), status: 'active', posts_count: feeds }),
+      storedTopic({ ...topic(topicId, null), status: 'active' }),
+      ...postCountShards(
+        topicId,
+        Array.from({ length: feeds }, (_, n) => nextPostId + n),
+      ),
       ...Array.from({ length: feeds }, () => {
         const post = feed(nextPostId++, admin.id, topicId);
         return [storedPost(post), storedPostListing(post), storedPostTopicLink(post, topicId)];
@@ -197,4 +202,16 @@ async function writeAll(items: Array<Record<string, unknown>>): Promise<void> {
       }
     }),
   );
+}
+
+/** A topic's posts_count shards as the feed writes leave them for these published feeds. */
+function postCountShards(topicId: number, postIds: readonly number[]) {
+  const shards = new Map<string, { pk: string; sk: string; posts_count: number }>();
+  for (const postId of postIds) {
+    const key = topicPostCountKeyOf(topicId, postId);
+    const shard = shards.get(key.pk) ?? { ...key, posts_count: 0 };
+    shard.posts_count++;
+    shards.set(key.pk, shard);
+  }
+  return [...shards.values()];
 }

@@ -8,7 +8,7 @@ import {
   type TransactAction,
   updateAction,
 } from '../../db/transact.ts';
-import { topicPostsCountAction } from '../topics/index.ts';
+import { topicPostsCountActions } from '../topics/index.ts';
 import { feedAggregateChanges } from './feed-aggregates.ts';
 import { type PostItem, storedPost, storedPostListing, storedPostTopicLink } from './post-item.ts';
 
@@ -32,10 +32,12 @@ function topicActions(
   const net = new Map<number, number>();
   for (const id of counted(before)) net.set(id, (net.get(id) ?? 0) - 1);
   for (const id of counted(after)) net.set(id, (net.get(id) ?? 0) + 1);
+  const postId = (after ?? before)?.id ?? 0;
   const counts = [...net]
     .filter(([id, delta]) => delta !== 0 && existingTopicIds.has(id))
-    .map(([id, delta]) => topicPostsCountAction(id, delta as 1 | -1));
+    .flatMap(([id, delta]) => topicPostsCountActions(id, delta as 1 | -1, [postId]));
   const previous = new Set(before?.topic_ids ?? []);
+  // An increment checks its topic exists already; a new topic of a feed that is not counted is checked here.
   const guards =
     after && after.status !== 'published'
       ? after.topic_ids

@@ -91,7 +91,13 @@ export async function listFeeds(caller: Caller, input: ListFeedsInput): Promise<
             caller.id,
           ),
         ])
-      : [page.posts, await findLikedPostIds(page.posts.map((post) => post.id), caller.id)];
+      : [
+          page.posts,
+          await findLikedPostIds(
+            page.posts.map((post) => post.id),
+            caller.id,
+          ),
+        ];
   const data = await toFeedResponses(posts, liked);
   const total = page.total;
   return { feeds: { current_page: input.page, data, total, per_page: input.per_page } };

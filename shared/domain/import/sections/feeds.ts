@@ -1,4 +1,3 @@
-import { topicKey } from '../../../db/keys/topics.ts';
 import {
   feedAggregates,
   type PostItem,
@@ -8,7 +7,7 @@ import {
 } from '../../feeds/index.ts';
 import { spaceVisibility } from '../../spaces/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
-import { slugify } from '../../topics/index.ts';
+import { slugify, topicPostCountKeyOf } from '../../topics/index.ts';
 import { itemName } from '../import-error.ts';
 import type { PlannedCount } from '../import-plan.ts';
 import { ReferenceScope } from '../reference-scope.ts';
@@ -70,7 +69,11 @@ export const feedsSection = defineSection({
       // new, so their feed-list counters item is created by the import (declared, deleted on rollback).
       const counts: PlannedCount[] = [
         ...(post.status === 'published'
-          ? topicIds.map((topicId) => ({ key: topicKey(topicId), deltas: { posts_count: 1 } }))
+          ? topicIds.map((topicId) => {
+              const key = topicPostCountKeyOf(topicId, id);
+              context.plan.aggregate(key, { entity: 'topic_post_count', topic_id: topicId });
+              return { key, deltas: { posts_count: 1 } };
+            })
           : []),
         ...feedAggregates(post).map((aggregate) => {
           if (aggregate.kind === 'topic') context.plan.aggregate(aggregate.key, aggregate.identity);
