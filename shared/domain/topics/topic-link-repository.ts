@@ -10,6 +10,7 @@ import {
   updateAction,
 } from '../../db/transact.ts';
 import { topicPostsCountActions } from './topic-repository.ts';
+import { topicPostCounts } from '../../db/keys/topics.ts';
 
 /**
  * The feed ↔ topic links of one topic, as a topic delete sees them (ACCESS_PATTERNS.md, "Topics", DELETE). A link
@@ -19,8 +20,8 @@ import { topicPostsCountActions } from './topic-repository.ts';
 
 const LinkSchema = v.object({ post_id: v.pipe(v.number(), v.integer()) });
 
-/** Links per transaction: two actions each, plus the topic's `posts_count`. */
-const LINKS_PER_BATCH = Math.floor((MAX_TRANSACTION_ACTIONS - 1) / 2);
+/** Links per transaction: two actions each, plus the topic's `posts_count` shards (at most one update each). */
+const LINKS_PER_BATCH = Math.floor((MAX_TRANSACTION_ACTIONS - topicPostCounts(0).shards) / 2);
 
 interface LinkList {
   readonly partition: Partition;
