@@ -1,6 +1,6 @@
 import { CounterDeltas } from '../../db/counters.ts';
 import { feedStats, topicFeedStatsKey } from '../../db/keys/feeds.ts';
-import { spaceStatsKey } from '../../db/keys/spaces.ts';
+import { spacePostCounts } from '../../db/keys/spaces.ts';
 import { userKey, userStatsKey } from '../../db/keys/users.ts';
 import type { ItemKey } from '../../db/partition.ts';
 import { shardKey, shardOf } from '../../db/sharded-counters.ts';
@@ -13,7 +13,7 @@ import { isListedFeed, type PostItem, topicSignature } from './post-item.ts';
  *
  * - the author's stats (`userStatsKey`): `feeds_published`, `feeds_published_space:<sid|0>`, and by visibility
  *   `feeds_published_public` or `feeds_published_members:<sid>`; an unpublished feed counts `feeds_status:<s>`;
- * - the space's stats (`spaceStatsKey`): `posts_count` (published feeds of the space);
+ * - the space's `posts_count` (`spacePostCounts`, sharded by the feed's id): published feeds of the space;
  * - the timeline stats (`feedStats`, sharded: the shard of the feed's id, so a feed's increment and decrement meet
  *   on one item): `public` (global feeds and public spaces) or `members:<sid>`;
  * - one counter per topic it carries (`topicFeedStatsKey`), named `<topic set>|<p|m><sid|0>` (see the key);
@@ -80,9 +80,9 @@ export function feedAggregates(
   if (post.space_id !== null) {
     aggregates.push({
       kind: 'space',
-      key: spaceStatsKey(post.space_id),
+      key: shardKey(spacePostCounts(post.space_id), shardOf(spacePostCounts(post.space_id), post.id)),
       deltas: { posts_count: 1 },
-      identity: { entity: 'space_stats', space_id: post.space_id },
+      identity: { entity: 'space_post_count', space_id: post.space_id },
     });
   }
   const signature = options.stored ? options.topicSignatureCounted : topicSignature(post.topic_ids);

@@ -10,6 +10,7 @@ import {
   topicFeedStatsKey,
   topicPosts,
 } from '../../db/keys/feeds.ts';
+import { spacePostCounts } from '../../db/keys/spaces.ts';
 import { userStatsKey } from '../../db/keys/users.ts';
 import type { Partition } from '../../db/partition.ts';
 import { readShardedTotals } from '../../db/sharded-counters.ts';
@@ -78,6 +79,12 @@ export type Counters = Readonly<Record<string, number>>;
 export async function findFeedStats(): Promise<Counters> {
   const [totals] = await readShardedTotals([feedStats()], { consistent: true });
   return totals ?? {};
+}
+
+/** A space's `posts_count` (published feeds), summed over its shards, consistent like the page it totals. */
+export async function findSpacePostCount(spaceId: number): Promise<number> {
+  const [totals] = await readShardedTotals([spacePostCounts(spaceId)], { consistent: true });
+  return totals?.posts_count ?? 0;
 }
 
 /** A user's stats item (feed and comment counters among others). */

@@ -1,11 +1,6 @@
 import { AppError, forbidden, invalidParams } from '../../errors/app-error.ts';
 import { type Caller, canSeeAllFeeds, isOwner, isSpaceMember } from '../auth/index.ts';
-import {
-  findActiveMembershipSpaceIds,
-  findMembership,
-  findSpaceById,
-  findSpaceStats,
-} from '../spaces/index.ts';
+import { findActiveMembershipSpaceIds, findMembership, findSpaceById } from '../spaces/index.ts';
 import { findUserIdByUsername } from '../users/index.ts';
 import { spaceNotFound } from './feed-errors.ts';
 import {
@@ -22,6 +17,7 @@ import { type FeedResponse, toFeedResponses } from './feed-mapper.ts';
 import {
   type Counters,
   findFeedStats,
+  findSpacePostCount,
   findLikedPostIds,
   findUserStats,
   type ListingPage,
@@ -138,7 +134,7 @@ async function findPage(caller: Caller, input: ListFeedsInput): Promise<PostPage
     if (space.privacy !== 'public' && !isSpaceMember(caller, membership)) throw spaceNotFound();
     if (input.topics !== undefined) return listTopicFeeds(caller, input.topics, paging, { spaceId });
     if (authorId !== undefined) return authorFeedsInSpace(authorId, spaceId, paging);
-    const total = (await findSpaceStats(spaceId)).posts_count ?? 0;
+    const total = await findSpacePostCount(spaceId);
     return listed(await querySpaceFeedPage(spaceId, { ...paging, total }), total);
   }
 
@@ -202,11 +198,11 @@ async function authorFeeds(caller: Caller, authorId: number, paging: Paging): Pr
  * from whichever of the two partitions is smaller (the author's feeds or the space's), filtered to the other.
  */
 async function authorFeedsInSpace(authorId: number, spaceId: number, paging: Paging): Promise<ListedPage> {
-  const [stats, spaceStats] = await Promise.all([findUserStats(authorId), findSpaceStats(spaceId)]);
+  const [stats, spaceSize] = await Promise.all([findUserStats(authorId), findSpacePostCount(spaceId)]);
   const total = stats[`feeds_published_space:${spaceId}`] ?? 0;
   const authorSize = authoredFeeds(stats);
   const found =
-    authorSize <= (spaceStats.posts_count ?? 0)
+    authorSize <= spaceSize
       ? await queryAuthorFeedPage(authorId, {
           ...paging,
           total,
