@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { feedStats } from '../../shared/db/keys/feeds.ts';
+import { spacePostCounts } from '../../shared/db/keys/spaces.ts';
 import { shardKey, shardOf } from '../../shared/db/sharded-counters.ts';
 import { feedAggregateChanges, feedAggregates } from '../../shared/domain/feeds/feed-aggregates.ts';
 import {
@@ -36,6 +37,8 @@ const post = (overrides: Partial<PostItem> = {}): PostItem => ({
 
 /** The timeline totals' shard that feed 9 moves (its id chooses it). */
 const TIMELINE = `${shardKey(feedStats(), shardOf(feedStats(), 9)).pk} STATS`;
+/** Space 7's posts_count shard that feed 9 moves. */
+const SPACE_POSTS = `${shardKey(spacePostCounts(7), shardOf(spacePostCounts(7), 9)).pk} POSTCOUNT`;
 
 const flat = (aggregates: ReturnType<typeof feedAggregates>) =>
   Object.fromEntries(
@@ -47,7 +50,7 @@ describe('feedAggregates', () => {
     expect(flat(feedAggregates(post()))).toEqual({
       'USER#4 STATS': { feeds_published: 1, 'feeds_published_space:7': 1, feeds_published_public: 1 },
       'USER#4 USER': { total_points: 5 },
-      'SPACE#7 STATS': { posts_count: 1 },
+      [SPACE_POSTS]: { posts_count: 1 },
       [TIMELINE]: { public: 1 },
       'TOPIC#1 FEEDSTATS': { '1.3|p7': 1 },
       'TOPIC#3 FEEDSTATS': { '1.3|p7': 1 },
@@ -58,7 +61,7 @@ describe('feedAggregates', () => {
     expect(flat(feedAggregates(post({ space_visibility: 'members', topic_ids: [] })))).toEqual({
       'USER#4 STATS': { feeds_published: 1, 'feeds_published_space:7': 1, 'feeds_published_members:7': 1 },
       'USER#4 USER': { total_points: 5 },
-      'SPACE#7 STATS': { posts_count: 1 },
+      [SPACE_POSTS]: { posts_count: 1 },
       [TIMELINE]: { 'members:7': 1 },
     });
     expect(flat(feedAggregates(post({ space_id: null, topic_ids: [2] })))).toMatchObject({
