@@ -36,7 +36,7 @@ export function writeNewPost(
   place: FeedPlace,
   userId: number,
   commentsCount: number,
-  options: { put: boolean },
+  options: { put: boolean; putListing?: boolean },
 ): void {
   const message = sourceHtmlToText(row.content);
   const createdAt = context.dateOf(row.dateRecorded);
@@ -58,10 +58,9 @@ export function writeNewPost(
     created_at: createdAt,
     updated_at: createdAt,
   };
-  if (options.put) {
-    context.writes.put(storedPost(post));
-    context.writes.put(storedPostListing(post));
-  }
+  if (options.put) context.writes.put(storedPost(post));
+  // The listing entry lists the feed (the post item carries no index keys); a retry puts whichever is missing.
+  if (options.putListing ?? options.put) context.writes.put(storedPostListing(post));
   for (const aggregate of feedAggregates(post))
     context.writes.count(aggregate.key, aggregate.deltas, aggregate.identity);
 }
