@@ -12,6 +12,7 @@ import type { ItemKey } from '../../shared/db/partition.ts';
 import { readShardedTotals, shardKeys } from '../../shared/db/sharded-counters.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { createComment } from '../../shared/domain/feeds/create-comment.ts';
+import { findSpacePostCount } from '../../shared/domain/feeds/feed-repository.ts';
 import { reactToFeed } from '../../shared/domain/feeds/react-to-feed.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import { createSpace, postFeed } from '../support/feeds.ts';
@@ -161,13 +162,15 @@ describe('likes and comments', () => {
 });
 
 describe('the timeline', () => {
-  it('keeps its sharded totals exact under concurrent posts, and a delete takes back from the same shard', async () => {
+  it('keeps its sharded totals (and the space’s) exact under concurrent posts and deletes', async () => {
     const member = await createTestUser();
     const hidden = await createSpace({ privacy: 'private', members: [[member, 'member']] });
     const feeds = await Promise.all(Array.from({ length: 24 }, () => postFeed(member, { space_id: hidden })));
     const counter = `members:${hidden}`;
     const [totals] = await readShardedTotals([feedStats()], { consistent: true });
     expect(totals?.[counter]).toBe(24);
+    // The space's own posts_count is sharded the same way.
+    expect(await findSpacePostCount(hidden)).toBe(24);
     // The posts landed on more than one shard.
     const shardsHolding = await Promise.all(shardKeys(feedStats()).map((key) => rawItem(key)));
     expect(shardsHolding.filter((item) => (item?.[counter] ?? 0) > 0).length).toBeGreaterThan(1);
@@ -175,6 +178,7 @@ describe('the timeline', () => {
     await Promise.all(feeds.slice(0, 10).map((feed) => api('DELETE', `/feeds/${feed.id}`, { as: member })));
     const [after] = await readShardedTotals([feedStats()], { consistent: true });
     expect(after?.[counter]).toBe(14);
+    expect(await findSpacePostCount(hidden)).toBe(14);
   });
 
   it('lists every feed of the merged shards once, newest first, page after page', async () => {
