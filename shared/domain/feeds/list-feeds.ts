@@ -13,7 +13,7 @@ import {
   visibleIn,
   visibleMemberSpaces,
 } from './feed-filters.ts';
-import { type FeedResponse, toFeedResponses } from './feed-mapper.ts';
+import { type FeedResponse, findFeedContext, toFeedResponse, toFeedResponses } from './feed-mapper.ts';
 import {
   type Counters,
   findFeedStats,
@@ -77,24 +77,30 @@ interface ListedPage {
  */
 export async function listFeeds(caller: Caller, input: ListFeedsInput): Promise<{ feeds: FeedList }> {
   const page = await findPage(caller, input);
-  // The posts of a listing page and the caller's likes of them are independent reads: one round.
-  const [posts, liked] =
-    'listed' in page
-      ? await Promise.all([
-          postsOfListings(page.listed),
-          findLikedPostIds(
-            page.listed.listings.map((listing) => listing.post_id),
-            caller.id,
-          ),
-        ])
-      : [
-          page.posts,
-          await findLikedPostIds(
-            page.posts.map((post) => post.id),
-            caller.id,
-          ),
-        ];
-  const data = await toFeedResponses(posts, liked);
+  let data: FeedResponse[];
+  if ('listed' in page) {
+    // The posts of a listing page, the caller's likes, the authors and the topics all follow from the entries'
+    // ids: one round of independent reads.
+    const { listings } = page.listed;
+    const [posts, liked, context] = await Promise.all([
+      postsOfListings(page.listed),
+      findLikedPostIds(
+        listings.map((listing) => listing.post_id),
+        caller.id,
+      ),
+      findFeedContext(
+        listings.map((listing) => listing.user_id),
+        listings.flatMap((listing) => listing.topic_ids),
+      ),
+    ]);
+    data = posts.map((post) => toFeedResponse(post, { ...context, liked }));
+  } else {
+    const liked = await findLikedPostIds(
+      page.posts.map((post) => post.id),
+      caller.id,
+    );
+    data = await toFeedResponses(page.posts, liked);
+  }
   const total = page.total;
   return { feeds: { current_page: input.page, data, total, per_page: input.per_page } };
 }

@@ -80,8 +80,10 @@ export function storedPost(post: PostItem) {
 /**
  * The listing entry: listed by author always; by space and on its timeline shard only while published, so drafts
  * never list. Lessons are not feeds: they live in the course's lesson order rows and never enter the space or
- * timeline lists. It holds only what the lists' filters read (status, space and visibility, author), so an index
- * page is a fraction of the posts' size. It changes only when one of these does (a status change).
+ * timeline lists. It holds only what the lists' filters read (status, space and visibility, author) and the ids a
+ * page's other reads need (author, topics: read beside the posts, in one round), so an index page is a fraction of
+ * the posts' size. It changes only when one of these does (a status or topic change). `topic_ids` may keep a topic
+ * a topic delete detached from the post meanwhile: the page shows only the post's own, existing topics.
  */
 export function storedPostListing(post: PostItem) {
   const listed = isListedFeed(post);
@@ -95,6 +97,7 @@ export function storedPostListing(post: PostItem) {
     space_visibility: post.space_visibility,
     status: post.status,
     created_at: post.created_at,
+    topic_ids: [...post.topic_ids],
     ...indexEntry(authorPosts(post.user_id), sort),
     ...(listed ? indexEntry(spacePosts(post.space_id), sort) : {}),
     ...(listed ? indexEntry(postTimelineOf(post.id), sort) : {}),
@@ -107,6 +110,8 @@ export const storedPostItems = (post: PostItem) => [storedPost(post), storedPost
 /** A listing entry as read from a list. */
 export const PostListingSchema = v.object({
   post_id: integer,
+  user_id: integer,
+  topic_ids: v.optional(v.array(integer), []),
   status: v.picklist(FEED_STATUSES),
   created_at: v.string(),
 });
