@@ -23,7 +23,7 @@ export const GLOBAL_INDEXES = [
     patterns: [
       'notifications of a recipient, newest first (all on the notification item; one type on its type copy)',
       'topics in display order (serial, id)',
-      'feeds of an author, newest first',
+      "feeds of an author, newest first (on the post's listing entry)",
       'comments of an author, newest first',
       'quiz submissions of a course by time, one result range each (attempt slot); of a lesson (id pointer)',
       'media of an uploader, newest first',
@@ -37,7 +37,7 @@ export const GLOBAL_INDEXES = [
     sortKey: 'gsi2sk',
     patterns: [
       'notifications of a recipient in one read state (unread / read), newest first; re-keyed on mark-read',
-      'feeds of a space, newest first',
+      "feeds of a space, newest first (on the post's listing entry)",
       'members of a space by role',
       'comments of a feed, oldest first',
       'topics under one parent in display order',
@@ -57,7 +57,7 @@ export const GLOBAL_INDEXES = [
       'media of an uploader by MIME type',
       'comments on the lessons of a course, newest first',
       'topics with one status in display order',
-      'all published feeds, newest first (sparse timeline on the post item)',
+      "all published feeds, newest first (sparse timeline over 4 shards FEEDS#<n> on the post's listing entry, merged on read)",
       'quiz submissions of a course by student name, one result range each (attempt slot); of a lesson (id pointer)',
     ],
   },

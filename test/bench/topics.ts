@@ -14,8 +14,14 @@ import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/db/client.ts';
 import { topicStatsKey } from '../../shared/db/keys/topics.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
-import { type PostItem, storedPost, storedPostTopicLink } from '../../shared/domain/feeds/index.ts';
+import {
+  type PostItem,
+  storedPost,
+  storedPostListing,
+  storedPostTopicLink,
+} from '../../shared/domain/feeds/index.ts';
 import { deleteTopic } from '../../shared/domain/topics/delete-topic.ts';
+import { topicPostCountKeyOf } from '../../shared/domain/topics/topic-repository.ts';
 import { type ListTopicsInput, listTopics } from '../../shared/domain/topics/list-topics.ts';
 import { storedTopic, type TopicItem, topicStatsDeltas } from '../../shared/domain/topics/topic-item.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
@@ -82,10 +88,14 @@ try {
   for (const [index, feeds] of FEED_COUNTS.entries()) {
     const topicId = 5_000_000 + index;
     await writeAll([
-      storedTopic({ ...topic(topicId, null), status: 'active', posts_count: feeds }),
+      storedTopic({ ...topic(topicId, null), status: 'active' }),
+      ...postCountShards(
+        topicId,
+        Array.from({ length: feeds }, (_, n) => nextPostId + n),
+      ),
       ...Array.from({ length: feeds }, () => {
         const post = feed(nextPostId++, admin.id, topicId);
-        return [storedPost(post), storedPostTopicLink(post, topicId)];
+        return [storedPost(post), storedPostListing(post), storedPostTopicLink(post, topicId)];
       }).flat(),
     ]);
     await db().send(
@@ -192,4 +202,16 @@ async function writeAll(items: Array<Record<string, unknown>>): Promise<void> {
       }
     }),
   );
+}
+
+/** A topic's posts_count shards as the feed writes leave them for these published feeds. */
+function postCountShards(topicId: number, postIds: readonly number[]) {
+  const shards = new Map<string, { pk: string; sk: string; posts_count: number }>();
+  for (const postId of postIds) {
+    const key = topicPostCountKeyOf(topicId, postId);
+    const shard = shards.get(key.pk) ?? { ...key, posts_count: 0 };
+    shard.posts_count++;
+    shards.set(key.pk, shard);
+  }
+  return [...shards.values()];
 }

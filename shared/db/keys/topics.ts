@@ -1,4 +1,5 @@
 import { type ItemKey, indexPartition, type Partition } from '../partition.ts';
+import { type ShardedAggregate, shardedAggregate } from '../sharded-counters.ts';
 
 /** Topics (PRO): display order is `orderSort(serial, id)` in every list. */
 export const topicKey = (topicId: number): ItemKey => ({ pk: `TOPIC#${topicId}`, sk: 'TOPIC' });
@@ -15,6 +16,14 @@ export const topicsWithStatus = (status: 'active' | 'inactive'): Partition =>
 
 /**
  * Topic totals in one item: `total`, `status:<active|inactive>`, `parent:<id>`, `parent:<id>:status:<s>`
- * (parent 0 = top level); `posts_count` itself lives on each topic item.
+ * (parent 0 = top level); each topic's `posts_count` is its own sharded aggregate (`topicPostCounts`).
  */
 export const topicStatsKey = (): ItemKey => ({ pk: 'TOPICS', sk: 'STATS' });
+
+/**
+ * A topic's `posts_count` (published feeds carrying it), off the topic item (which carries three index entries, so
+ * a feed write no longer rewrites the topic lists) and spread over 4 shards (`TOPIC#<id>#S<n>` / `POSTCOUNT`, the
+ * feed's id choosing the shard, so a feed's increment and decrement meet on one shard).
+ */
+export const topicPostCounts = (topicId: number): ShardedAggregate =>
+  shardedAggregate({ pk: `TOPIC#${topicId}`, sk: 'POSTCOUNT' }, 4);

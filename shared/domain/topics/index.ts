@@ -5,6 +5,7 @@ export { checkPostTopics, type PostTopicContext } from './check-post-topics.ts';
 export {
   findLargestTopicSerial,
   findTopicsByIds,
-  topicPostsCountAction,
+  topicPostCountKeyOf,
+  topicPostsCountActions,
 } from './topic-repository.ts';
 export { DEFAULT_TOPICS_CONFIG, getTopicsConfig, type TopicsConfig } from './topics-config.ts';

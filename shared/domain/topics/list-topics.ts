@@ -2,7 +2,14 @@ import { forbidden } from '../../errors/app-error.ts';
 import { type Caller, isAdministrator } from '../auth/index.ts';
 import { type TopicStats, type TopicStatus, topicCountName } from './topic-item.ts';
 import { type TopicResponse, toTopicResponse } from './topic-mapper.ts';
-import { getTopicStats, queryTopicPage, searchTopicPage, type TopicListFilter } from './topic-repository.ts';
+import {
+  getTopicStats,
+  queryTopicPage,
+  searchTopicPage,
+  type TopicListFilter,
+  withPostCounts,
+} from './topic-repository.ts';
+import type { TopicItem } from './topic-item.ts';
 
 /** The list's query as the contract delivers it (defaults applied there). */
 export interface ListTopicsInput {
@@ -38,7 +45,7 @@ export async function listTopics(caller: Caller, input: ListTopicsInput): Promis
       offset: (input.page - 1) * input.per_page,
       limit: input.per_page,
     });
-    return { ...page, items: found.items.map(toTopicResponse), total: found.total };
+    return { ...page, items: await responses(found.items), total: found.total };
   }
 
   const totalOf = (stats: TopicStats) => stats[topicCountName(filter)] ?? 0;
@@ -46,9 +53,12 @@ export async function listTopics(caller: Caller, input: ListTopicsInput): Promis
   // end reads nothing more and the skip to an existing page is bounded by it.
   if (input.page === 1) {
     const [stats, found] = await Promise.all([getTopicStats(), queryTopicPage(filter, page)]);
-    return { ...page, items: found.items.map(toTopicResponse), total: totalOf(stats) };
+    return { ...page, items: await responses(found.items), total: totalOf(stats) };
   }
   const total = totalOf(await getTopicStats());
   const found = await queryTopicPage(filter, { ...page, total });
-  return { ...page, items: found.items.map(toTopicResponse), total };
+  return { ...page, items: await responses(found.items), total };
 }
+
+/** The page's topics with their `posts_count` (summed from its shards, one more round of reads). */
+const responses = async (items: readonly TopicItem[]) => (await withPostCounts(items)).map(toTopicResponse);

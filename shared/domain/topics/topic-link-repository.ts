@@ -9,7 +9,8 @@ import {
   transactWriteIfConditionsHold,
   updateAction,
 } from '../../db/transact.ts';
-import { topicPostsCountAction } from './topic-repository.ts';
+import { topicPostsCountActions } from './topic-repository.ts';
+import { topicPostCounts } from '../../db/keys/topics.ts';
 
 /**
  * The feed ↔ topic links of one topic, as a topic delete sees them (ACCESS_PATTERNS.md, "Topics", DELETE). A link
@@ -19,8 +20,8 @@ import { topicPostsCountAction } from './topic-repository.ts';
 
 const LinkSchema = v.object({ post_id: v.pipe(v.number(), v.integer()) });
 
-/** Links per transaction: two actions each, plus the topic's `posts_count`. */
-const LINKS_PER_BATCH = Math.floor((MAX_TRANSACTION_ACTIONS - 1) / 2);
+/** Links per transaction: two actions each, plus the topic's `posts_count` shards (at most one update each). */
+const LINKS_PER_BATCH = Math.floor((MAX_TRANSACTION_ACTIONS - topicPostCounts(0).shards) / 2);
 
 interface LinkList {
   readonly partition: Partition;
@@ -71,7 +72,7 @@ async function detachBatch(
 ): Promise<number> {
   const counted = countPosts && list.published;
   const actions = postIds.flatMap((postId) => linkRemoval(topicId, postId, list.partition));
-  if (counted) actions.push(topicPostsCountAction(topicId, -postIds.length));
+  if (counted) actions.push(...topicPostsCountActions(topicId, -1, postIds));
   if ((await transactWriteIfConditionsHold(actions)).written) return postIds.length;
   // Something changed under the batch (a feed deleted or re-published, the topic deleted): one link at a time.
   let removed = 0;
@@ -88,7 +89,8 @@ async function detachOne(
   counted: boolean,
 ): Promise<boolean> {
   const [link, post] = linkRemoval(topicId, postId, list.partition) as [TransactAction, TransactAction];
-  const withCount = counted ? [topicPostsCountAction(topicId, -1)] : [];
+  // One feed: one shard, so the count is one action (index 2).
+  const withCount = counted ? topicPostsCountActions(topicId, -1, [postId]) : [];
   const outcome = await transactWriteIfConditionsHold([link, post, ...withCount]);
   if (outcome.written) return true;
   // The link is gone or moved to the other list: nothing to do here.

@@ -2,6 +2,7 @@ import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
 import { IdTaken } from '../../db/ids.ts';
 import { topicKey, topicSlugGuardKey, topicStatsKey, topicsUnderParent } from '../../db/keys/topics.ts';
 import { orderSort } from '../../db/keys/sort.ts';
+import { topicPostCountKeys } from './topic-repository.ts';
 import { indexEntry } from '../../db/partition.ts';
 import {
   conditionCheckAction,
@@ -60,19 +61,9 @@ function statsUpdate(
   });
 }
 
-/**
- * `SET` of every mutable field and index entry of the new state, conditioned on the state read. `posts_count`
- * is never written here: feed writes move it concurrently with `ADD`.
- */
+/** `SET` of every mutable field and index entry of the new state, conditioned on the state read. */
 function topicUpdate(before: TopicItem, after: TopicItem): TransactAction {
-  const {
-    pk: _pk,
-    sk: _sk,
-    id: _id,
-    posts_count: _count,
-    created_at: _created,
-    ...fields
-  } = storedTopic(after);
+  const { pk: _pk, sk: _sk, id: _id, created_at: _created, ...fields } = storedTopic(after);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':seen': before.updated_at };
   const sets = Object.entries(fields).map(([name, value], index) => {
@@ -227,6 +218,8 @@ export async function removeTopic(topic: TopicItem): Promise<'written' | 'has_ch
       names: { '#children': children },
       values: { ':none': 0 },
     }),
+    // Its posts_count shards go with it (a feed write counting under it is cancelled from here on).
+    ...topicPostCountKeys(topic.id).map((key) => deleteAction(key)),
   ];
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';

@@ -74,7 +74,7 @@ export const topicsSection = defineSection({
       context.plan.guard(storedTopicSlugGuard(item.slug, id), `${label}: slug "${item.slug}"`);
       context.plan.unit(
         label,
-        [{ item: storedTopic(item), unchanged: ['status', 'parent_id', 'posts_count'] }],
+        [{ item: storedTopic(item), unchanged: ['status', 'parent_id'] }],
         [{ key: topicStatsKey(), deltas: topicStatsDeltas(item) }],
       );
       output[topic.ref] = id;
