@@ -37,34 +37,6 @@ import {
  * (ranges on the sort key, which is `created_at#id`), and a worker tidies the items afterwards.
  */
 
-/**
- * The writes that store one notification with its type copy and count it. The stats update requires the
- * notification to be newer than every one already committed for the recipient (and so newer than any watermark):
- * per-recipient creation times are strictly increasing, which is what lets a watermark cover exactly what exists.
- */
-export function notificationCreationActions(item: NotificationItem): TransactAction[] {
-  return [
-    putAction(storedNotification(item), { ifAbsent: true }),
-    putAction(storedNotificationTypeCopy(item)),
-    counterUpdate(notificationStatsKey(item.user_id), notificationCounts(item), {
-      set: { newest_created_at: item.created_at, entity: 'notification_stats', user_id: item.user_id },
-      condition: {
-        expression: 'attribute_not_exists(#newest) OR #newest < :created',
-        names: { '#newest': 'newest_created_at' },
-        values: { ':created': item.created_at },
-      },
-    }),
-  ];
-}
-
-/** Stores a notification; `stale` when a newer one was committed for the recipient first (restamp and retry). */
-export async function insertNotification(item: NotificationItem): Promise<'stored' | 'stale'> {
-  const outcome = await transactWriteIfConditionsHold(notificationCreationActions(item));
-  if (outcome.written) return 'stored';
-  if (outcome.failed.includes(2)) return 'stale';
-  throw new Error(`Notification ${item.id} already exists`);
-}
-
 /** By id, strongly consistent: mark and delete decide on the state they read (watermarks not applied). */
 export function findNotificationById(notificationId: number): Promise<NotificationItem | undefined> {
   return getItem(notificationKey(notificationId), NotificationItemSchema, { consistent: true });
