@@ -1,3 +1,4 @@
+import { waitForNotificationCount } from '../support/notifications.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { completeLesson } from '../../shared/domain/courses/index.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
@@ -16,12 +17,9 @@ describe('passing completes the lesson', () => {
     own = await importQuizCourse();
   });
 
-  const notificationsOf = async (user: TestUser) => {
-    const response = await api<{
-      notifications: { data: Array<{ type: string; object_id: number | null }> };
-    }>('GET', '/notifications', { as: user, query: { type: 'lesson_complete' } });
-    return response.body.notifications.data;
-  };
+  /** Stored by the notify worker a moment after the request: at least `atLeast` of them. */
+  const notificationsOf = (user: TestUser, atLeast = 0) =>
+    waitForNotificationCount(user, atLeast, { type: 'lesson_complete' });
 
   it('records the completion once and notifies the student once; a fail records nothing', async () => {
     await submit(own.student, own.courseId, own.lessons.last, { answers: { q_choice: 'five' } });
@@ -38,7 +36,7 @@ describe('passing completes the lesson', () => {
     expect([...(membership?.completed_lessons ?? [])]).toEqual([own.lessons.last]);
     const stats = await findSpaceStats(own.courseId);
     expect(stats).toMatchObject({ total_completions: 1, completed_students: 0, quiz_submissions_count: 3 });
-    const notifications = await notificationsOf(own.student);
+    const notifications = await notificationsOf(own.student, 1);
     expect(notifications).toEqual([
       expect.objectContaining({ type: 'lesson_complete', object_id: own.lessons.last }),
     ]);
