@@ -1,10 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  emitNotification,
-  type NotificationEvent,
-} from '../../shared/domain/notifications/emit-notification.ts';
+import type { NotificationEvent } from '../../shared/domain/notifications/emit-notification.ts';
 import type { NotificationType } from '../../shared/domain/notifications/notification-item.ts';
 import { api, apiUrl, createTestUser, type TestUser } from '../support/api.ts';
+import { emitStored } from '../support/notifications.ts';
 
 /** The six Notifications endpoints through the local gateway, against the emulators. */
 
@@ -33,8 +31,9 @@ const event = (actorId: number | null, type: NotificationType = 'space_join'): N
   objectType: 'space',
 });
 
+/** Emits one notification (as a causing request does) and answers it once the notify worker stored it. */
 async function emit(recipient: TestUser, actor: TestUser | null, type: NotificationType = 'space_join') {
-  const item = await emitNotification({ ...event(actor?.id ?? null, type), recipientId: recipient.id });
+  const [item] = await emitStored(recipient, [event(actor?.id ?? null, type)]);
   if (!item) throw new Error('not stored');
   return item;
 }

@@ -1,3 +1,7 @@
+import {
+  emitNotification,
+  type NotificationEvent,
+} from '../../shared/domain/notifications/emit-notification.ts';
 import { api, type TestUser } from './api.ts';
 
 /**
@@ -47,3 +51,22 @@ export const waitForNotificationCount = (
   count: number,
   query: Record<string, string | number | boolean> = {},
 ): Promise<ListedNotification[]> => waitForNotifications(user, (_, total) => total >= count, query);
+
+/**
+ * Emits notifications to `recipient` from the test process, as a causing request does (one `notify` message each,
+ * in this order), and waits until the worker has stored them all; answers them oldest first. Nothing else may
+ * notify `recipient` meanwhile.
+ */
+export async function emitStored(
+  recipient: TestUser,
+  events: readonly NotificationEvent[],
+): Promise<ListedNotification[]> {
+  const before = new Set((await waitForNotifications(recipient, () => true)).map((item) => item.id));
+  for (const event of events) await emitNotification({ ...event, recipientId: recipient.id });
+  const isNew = (item: ListedNotification) => !before.has(item.id);
+  const listed = await waitForNotifications(
+    recipient,
+    (items) => items.filter(isNew).length >= events.length,
+  );
+  return listed.filter(isNew).reverse();
+}
