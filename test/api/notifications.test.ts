@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { NotificationEvent } from '../../shared/domain/notifications/emit-notification.ts';
+import {
+  emitNotification,
+  type NotificationEvent,
+} from '../../shared/domain/notifications/emit-notification.ts';
 import type { NotificationType } from '../../shared/domain/notifications/notification-item.ts';
 import { api, apiUrl, createTestUser, type TestUser } from '../support/api.ts';
-import { emitStored } from '../support/notifications.ts';
+import { emitStored, waitForNotificationCount } from '../support/notifications.ts';
 
 /** The six Notifications endpoints through the local gateway, against the emulators. */
 
@@ -318,10 +321,13 @@ describe('POST /notifications/mark-all-read', () => {
     const concurrent = 25;
     const [marked] = await Promise.all([
       api<{ data: { marked_count: number } }>('POST', '/notifications/mark-all-read', { as: owner }),
-      ...Array.from({ length: concurrent }, () => emit(owner, actor)),
+      ...Array.from({ length: concurrent }, () =>
+        emitNotification({ ...event(actor.id), recipientId: owner.id }),
+      ),
     ]);
     expect(marked.status).toBe(200);
     const created = 20 + concurrent;
+    await waitForNotificationCount(owner, created);
     const unreadListed = (await list(owner, { is_read: false, per_page: 100 })).body.notifications;
     const unread = await api<{ unread_count: number; notifications: Item[] }>(
       'GET',

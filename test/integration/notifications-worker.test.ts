@@ -6,7 +6,10 @@ import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { listNotifications } from '../../shared/domain/notifications/list-notifications.ts';
 import { markAllNotificationsRead } from '../../shared/domain/notifications/mark-all-notifications-read.ts';
 import { notificationIdOf } from '../../shared/domain/notifications/notification-identity.ts';
-import { getNotificationStats } from '../../shared/domain/notifications/notification-repository.ts';
+import {
+  findNotificationById,
+  getNotificationStats,
+} from '../../shared/domain/notifications/notification-repository.ts';
 import type { NotifyMessage } from '../../shared/messages/index.ts';
 import { createTestUser } from '../support/api.ts';
 
@@ -83,7 +86,11 @@ describe('notify worker', () => {
       expect(await getNotificationStats(user.id)).toMatchObject({ total: 1, unread: 1 });
       const items = await listed(user);
       expect(items).toHaveLength(1);
-      expect(items[0]).toMatchObject({ user_id: user.id, actor_id: actor.id, created_at: event.occurred_at });
+      expect(items[0]).toMatchObject({
+        user_id: user.id,
+        actor_id: actor.id,
+        created_at: event.occurred_at.slice(0, 19),
+      });
       expect(items[0]?.id).toBe(notificationIdOf(`${event.event_id}:${user.id}`, event.occurred_at));
     }
     expect((await getNotificationStats(actor.id)).total).toBe(0);
@@ -126,7 +133,8 @@ describe('notify worker', () => {
     expect(stats).toMatchObject({ total: 2, unread: 1 });
     const unread = await listed(recipient, false);
     expect(unread).toHaveLength(1);
-    expect(unread[0]?.created_at > late.occurred_at).toBe(true);
+    const restamped = await findNotificationById(unread[0]!.id);
+    expect(restamped!.created_at > late.occurred_at).toBe(true);
     expect(await listed(recipient, true)).toHaveLength(1);
   });
 

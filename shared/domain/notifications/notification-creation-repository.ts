@@ -34,8 +34,8 @@ export interface NewNotification {
 
 export type CreationOutcome =
   | { readonly kind: 'stored' }
-  /** Items whose id is already taken (by these same notifications, or by colliding ones): nothing written. */
-  | { readonly kind: 'taken'; readonly ids: number[] }
+  /** An id is already taken (by the same notification, or by a colliding one): nothing written. */
+  | { readonly kind: 'taken' }
   /** A bulk watermark at or after the batch's oldest creation time: nothing written; restamp after it. */
   | { readonly kind: 'covered' };
 
@@ -48,7 +48,8 @@ export async function insertRecipientNotifications(
   batch: readonly NewNotification[],
 ): Promise<CreationOutcome> {
   if (batch.length === 0) return { kind: 'stored' };
-  if (batch.length > MAX_NOTIFICATIONS_PER_TRANSACTION) throw new Error('Too many notifications for one write');
+  if (batch.length > MAX_NOTIFICATIONS_PER_TRANSACTION)
+    throw new Error('Too many notifications for one write');
   const times = batch.map(({ item }) => item.created_at).sort();
   const oldest = times[0]!;
   const counts = new CounterDeltas();
@@ -74,10 +75,8 @@ export async function insertRecipientNotifications(
   );
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return { kind: 'stored' };
-  const statsIndex = actions.length - 1;
-  const taken = outcome.failed.filter((index) => index !== statsIndex).map((index) => batch[index / 2]!.item.id);
-  if (taken.length > 0) return { kind: 'taken', ids: taken };
-  return { kind: 'covered' };
+  // Only the notification puts (even indexes) and the stats update (the last) carry conditions.
+  return outcome.failed.some((index) => index < actions.length - 1) ? { kind: 'taken' } : { kind: 'covered' };
 }
 
 const StoredIdentitySchema = v.object({ id: v.number(), event_key: v.optional(v.string()) });

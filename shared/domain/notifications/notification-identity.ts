@@ -13,7 +13,8 @@ const EPOCH_MS = Date.UTC(2025, 0, 1);
 const HASH_SPACE = 4096;
 
 /** The key stored on the notification (`event_key`) that tells a redelivery from a colliding id. */
-export const notificationEventKey = (eventId: string, recipientId: number): string => `${eventId}:${recipientId}`;
+export const notificationEventKey = (eventId: string, recipientId: number): string =>
+  `${eventId}:${recipientId}`;
 
 export function notificationIdOf(eventKey: string, occurredAt: string): number {
   const elapsed = Math.max(0, Date.parse(occurredAt) - EPOCH_MS);

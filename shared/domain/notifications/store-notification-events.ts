@@ -18,6 +18,8 @@ export interface ReceivedNotifyMessage {
 }
 
 interface Pending extends NewNotification {
+  /** The id the event draws (notification-identity.ts); `item.id` may lie further on after a collision. */
+  readonly drawnId: number;
   readonly receiptIds: Set<string>;
   readonly alreadyEmailed: boolean;
 }
@@ -34,7 +36,9 @@ const MAX_ROUNDS = 20;
  * comes from its event and recipient, its put is conditional, and a delivery that finds it stored counts nothing.
  * Answers the receipt ids of the messages to deliver again (a recipient whose writes failed); the rest are done.
  */
-export async function storeNotificationEvents(received: readonly ReceivedNotifyMessage[]): Promise<Set<string>> {
+export async function storeNotificationEvents(
+  received: readonly ReceivedNotifyMessage[],
+): Promise<Set<string>> {
   const byRecipient = new Map<number, Map<string, Pending>>();
   for (const { receiptId, message } of received) {
     for (const recipientId of new Set(message.recipient_ids)) {
@@ -75,9 +79,15 @@ export async function storeNotificationEvents(received: readonly ReceivedNotifyM
   return failed;
 }
 
-function newPending(message: NotifyMessage, recipientId: number, eventKey: string, receiptId: string): Pending {
+function newPending(
+  message: NotifyMessage,
+  recipientId: number,
+  eventKey: string,
+  receiptId: string,
+): Pending {
+  const drawnId = notificationIdOf(eventKey, message.occurred_at);
   const item: NotificationItem = {
-    id: notificationIdOf(eventKey, message.occurred_at),
+    id: drawnId,
     user_id: recipientId,
     type: message.type,
     title: message.title,
@@ -90,34 +100,51 @@ function newPending(message: NotifyMessage, recipientId: number, eventKey: strin
     created_at: message.occurred_at,
     read_at: null,
   };
-  return { item, eventKey, receiptIds: new Set([receiptId]), alreadyEmailed: message.already_emailed ?? false };
+  return {
+    item,
+    eventKey,
+    drawnId,
+    receiptIds: new Set([receiptId]),
+    alreadyEmailed: message.already_emailed ?? false,
+  };
 }
 
 /**
- * Stores one recipient's notifications, a transaction per chunk. A chunk comes back when an id is taken (its own
- * notification from an earlier delivery: done; another event's: the next id) or when a bulk action's watermark
- * reached it (restamped just after the watermark, so what the bulk action covered stays exactly what existed).
+ * Stores one recipient's notifications, a transaction per chunk. The first try writes every notification at the id
+ * its event draws and needs no read. A chunk comes back when an id is taken (by its own notification, from an
+ * earlier delivery: done; by another event's: placed further on, see `placeByProbing`), or when a bulk action's
+ * watermark reached it (restamped just after the watermark, so what the bulk action covered stays exactly what
+ * existed then).
  */
 async function storeForRecipient(recipientId: number, entries: Pending[]): Promise<StoredNotification[]> {
   const done: StoredNotification[] = [];
   let pending = entries;
+  let probe = new Set(entries.map((entry) => entry.item.id)).size < entries.length;
   for (let round = 0; pending.length > 0; round++) {
     if (round >= MAX_ROUNDS) throw new Error(`notifications of recipient ${recipientId} kept being refused`);
+    if (probe) {
+      const { existing, placed } = await placeByProbing(pending);
+      done.push(...existing.map((entry) => stored(entry, false)));
+      pending = placed;
+      probe = false;
+    }
     const next: Pending[] = [];
     for (let start = 0; start < pending.length; start += MAX_NOTIFICATIONS_PER_TRANSACTION) {
       const chunk = pending.slice(start, start + MAX_NOTIFICATIONS_PER_TRANSACTION);
-      await raiseNewestCreatedAt(recipientId, chunk.map((entry) => entry.item.created_at).sort().at(-1)!);
+      if (chunk.length === 0) continue;
+      await raiseNewestCreatedAt(
+        recipientId,
+        chunk
+          .map((entry) => entry.item.created_at)
+          .sort()
+          .at(-1)!,
+      );
       const outcome = await insertRecipientNotifications(recipientId, chunk);
       if (outcome.kind === 'stored') {
         done.push(...chunk.map((entry) => stored(entry, true)));
       } else if (outcome.kind === 'taken') {
-        const keys = await findEventKeysOfNotifications(outcome.ids);
-        for (const entry of chunk) {
-          const holder = keys.get(entry.item.id);
-          if (holder === entry.eventKey) done.push(stored(entry, false));
-          else if (holder === undefined) next.push(entry);
-          else next.push({ ...entry, item: { ...entry.item, id: entry.item.id + 1 } });
-        }
+        next.push(...chunk);
+        probe = true;
       } else {
         const after = await afterWatermarks(recipientId);
         next.push(...chunk.map((entry) => ({ ...entry, item: { ...entry.item, created_at: after } })));
@@ -126,6 +153,39 @@ async function storeForRecipient(recipientId: number, entries: Pending[]): Promi
     pending = next;
   }
   return done;
+}
+
+/**
+ * Where each notification lives or goes: from the id its event draws, the first id holding its own event key (it
+ * is stored already) or holding nothing and not claimed by another of the batch (in event-key order, so the
+ * choice does not depend on the batch's order). A redelivery walks the same ids and finds its own notification
+ * (unless one before it on the way was deleted meanwhile, which a collision and a redelivery must also meet).
+ */
+async function placeByProbing(
+  entries: readonly Pending[],
+): Promise<{ existing: Pending[]; placed: Pending[] }> {
+  const existing: Pending[] = [];
+  const placed: Pending[] = [];
+  const claimed = new Set<number>();
+  let unresolved = [...entries]
+    .sort((a, b) => (a.eventKey < b.eventKey ? -1 : 1))
+    .map((entry) => ({ ...entry, item: { ...entry.item, id: entry.drawnId } }));
+  while (unresolved.length > 0) {
+    const holders = await findEventKeysOfNotifications([
+      ...new Set(unresolved.map((entry) => entry.item.id)),
+    ]);
+    const again: Pending[] = [];
+    for (const entry of unresolved) {
+      const holder = holders.get(entry.item.id);
+      if (holder === entry.eventKey) existing.push(entry);
+      else if (holder === undefined && !claimed.has(entry.item.id)) {
+        claimed.add(entry.item.id);
+        placed.push(entry);
+      } else again.push({ ...entry, item: { ...entry.item, id: entry.item.id + 1 } });
+    }
+    unresolved = again;
+  }
+  return { existing, placed };
 }
 
 const stored = (entry: Pending, fresh: boolean): StoredNotification => ({
@@ -137,6 +197,8 @@ const stored = (entry: Pending, fresh: boolean): StoredNotification => ({
 /** A creation time after both bulk watermarks of the recipient (and not before now). */
 async function afterWatermarks(recipientId: number): Promise<string> {
   const { readWatermark, deleteWatermark } = await getNotificationStats(recipientId);
-  const marks = [readWatermark, deleteWatermark].map((mark) => (mark === undefined ? 0 : Date.parse(mark) + 1));
+  const marks = [readWatermark, deleteWatermark].map((mark) =>
+    mark === undefined ? 0 : Date.parse(mark) + 1,
+  );
   return new Date(Math.max(Date.now(), ...marks)).toISOString();
 }
