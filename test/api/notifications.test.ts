@@ -5,7 +5,7 @@ import {
 } from '../../shared/domain/notifications/emit-notification.ts';
 import type { NotificationType } from '../../shared/domain/notifications/notification-item.ts';
 import { api, apiUrl, createTestUser, type TestUser } from '../support/api.ts';
-import { emitStored, waitForNotificationCount } from '../support/notifications.ts';
+import { emitStored, waitForNotificationCount, waitForNotifications } from '../support/notifications.ts';
 
 /** The six Notifications endpoints through the local gateway, against the emulators. */
 
@@ -358,5 +358,18 @@ describe('DELETE /notifications/delete-all', () => {
     expect((await list(owner)).body.notifications).toMatchObject({ total: 0, data: [] });
     const unread = await api('GET', '/notifications/unread', { as: owner });
     expect(unread.body).toEqual({ notifications: [], unread_count: 0 });
+  });
+});
+
+describe('delivery through the notify queue', () => {
+  it('a notification is readable within 2 s of the request that causes it', async () => {
+    const [followed, follower] = await Promise.all([createTestUser(), createTestUser()]);
+    const response = await api('POST', `/profile/${followed.username}/follow`, { as: follower });
+    expect(response.status, response.text).toBe(200);
+    const answeredAt = Date.now();
+    const [item] = await waitForNotifications(followed, (items) => items.length > 0, {}, 2_000);
+    const latencyMs = Date.now() - answeredAt;
+    expect(item).toMatchObject({ type: 'new_follower', actor_id: follower.id });
+    expect(latencyMs).toBeLessThanOrEqual(2_000);
   });
 });
