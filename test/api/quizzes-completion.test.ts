@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { completeLesson } from '../../shared/domain/courses/index.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { findMembership, findSpaceStats } from '../../shared/domain/spaces/index.ts';
-import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { createTestUser, type TestUser } from '../support/api.ts';
 import { importQuizCourse, type QuizCourse, submit } from '../support/quiz-course.ts';
 
 /**

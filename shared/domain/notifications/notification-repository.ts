@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
-import { counterUpdate } from '../../db/counters.ts';
 import { isConditionalCheckFailed } from '../../db/errors.ts';
 import {
   notificationKey,
@@ -16,7 +15,6 @@ import { queryMergedPage } from '../../db/merged-page.ts';
 import { type Partition, withSortRange } from '../../db/partition.ts';
 import type { PageResult } from '../../db/query-page.ts';
 import { batchGetItems, getItem, parseItem, queryItems } from '../../db/reads.ts';
-import { putAction, type TransactAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
 import {
   EMPTY_NOTIFICATION_STATS,
   type NotificationItem,
@@ -24,9 +22,6 @@ import {
   type NotificationStats,
   NotificationStatsItemSchema,
   type NotificationType,
-  notificationCounts,
-  storedNotification,
-  storedNotificationTypeCopy,
 } from './notification-item.ts';
 
 /**
