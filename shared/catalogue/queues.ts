@@ -33,7 +33,8 @@ export const QUEUES = [
     name: 'notify',
     entry: 'functions/workers/store-notifications.ts',
     grants: { table: 'readWrite', sendTo: ['mail'] },
-    batchSize: 25,
+    // Ten: the most Lambda hands over without a batching window, which would add its wait to every notification.
+    batchSize: 10,
     timeoutSeconds: 60,
     maxReceiveCount: 5,
     maxConcurrency: 2,
