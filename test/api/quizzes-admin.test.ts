@@ -2,7 +2,7 @@ import { waitForNotificationCount } from '../support/notifications.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findMembership } from '../../shared/domain/spaces/index.ts';
 import { findUserById } from '../../shared/domain/users/index.ts';
-import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { createTestUser, type TestUser } from '../support/api.ts';
 import {
   adminList,
   expectBareError,
