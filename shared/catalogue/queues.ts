@@ -27,6 +27,21 @@ export const QUEUES = [
     maxConcurrency: 2,
   },
   {
+    // Notification fan-out: a request that notifies records its event here (one message) and answers; this worker
+    // stores the notifications of a whole batch, one transaction per recipient, and queues their e-mails. Two
+    // batches at once; within a batch, a recipient's counters move once (no race between its notifications).
+    name: 'notify',
+    entry: 'functions/workers/store-notifications.ts',
+    grants: { table: 'readWrite', sendTo: ['mail'] },
+    // Ten: the most Lambda hands over without a batching window, which would add its wait to every notification.
+    batchSize: 10,
+    timeoutSeconds: 60,
+    maxReceiveCount: 5,
+    maxConcurrency: 2,
+    // A notification waiting a minute means the worker is stuck or far behind (readers expect seconds).
+    oldestMessageAlarmSeconds: 60,
+  },
+  {
     // Digest e-mails: a scheduled plan message fans out one message per subscriber (see schedules.ts).
     name: 'digest',
     entry: 'functions/workers/send-digests.ts',

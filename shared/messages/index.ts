@@ -4,6 +4,7 @@ import { digestMessageSchema } from './digest.ts';
 import { mailMessageSchema } from './mail.ts';
 import { migrationMessageSchema } from './migrations.ts';
 import { tidyNotificationsMessageSchema } from './notifications.ts';
+import { notifyMessageSchema } from './notify.ts';
 
 /**
  * The message contract of every catalogued queue. The publisher validates what it sends and the worker factory
@@ -13,6 +14,7 @@ import { tidyNotificationsMessageSchema } from './notifications.ts';
 export const QUEUE_MESSAGES = {
   mail: mailMessageSchema,
   notifications: tidyNotificationsMessageSchema,
+  notify: notifyMessageSchema,
   digest: digestMessageSchema,
   migrations: migrationMessageSchema,
 } as const satisfies Record<QueueName, v.GenericSchema>;
@@ -23,3 +25,4 @@ export type { DigestMessage } from './digest.ts';
 export type { MailMessage } from './mail.ts';
 export type { MigrationMessage } from './migrations.ts';
 export type { TidyNotificationsMessage } from './notifications.ts';
+export type { NotifyMessage } from './notify.ts';

@@ -1,3 +1,4 @@
+import { type ListedNotification, waitForNotifications } from '../support/notifications.ts';
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
@@ -51,14 +52,16 @@ const invite = (as: TestUser | undefined, body: Record<string, unknown>) =>
 const accept = (as: TestUser | undefined, link: string) =>
   api<{ message: string; space_id: number; status: string } & ErrorBody>('POST', link, as ? { as } : {});
 
-const notificationsOf = async (user: TestUser, type: string) =>
-  (
-    await api<{ notifications: { data: { type: string; actor_id: number; object_id: number }[] } }>(
-      'GET',
-      '/notifications',
-      { as: user, query: { type } },
-    )
-  ).body.notifications.data;
+/** The user's notifications of one type, once there are at least `atLeast` with `match` (stored asynchronously). */
+const notificationsOf = async (
+  user: TestUser,
+  type: string,
+  match: (item: ListedNotification) => boolean = () => true,
+  atLeast = 0,
+) =>
+  (await waitForNotifications(user, (items) => items.filter(match).length >= atLeast, { type })).filter(
+    match,
+  );
 
 beforeAll(async () => {
   [member, spaceModerator, spaceAdmin, courseAdmin, globalModerator, communityAdmin, hostAdmin] =
@@ -164,7 +167,7 @@ describe('POST /invitations', () => {
   it('notifies an existing account of the address in-app (space_invite), with the invitation as its only e-mail', async () => {
     const invitee = await createTestUser();
     expect((await invite(spaceAdmin, { space_id: spaceId, email: emailOf(invitee) })).status).toBe(201);
-    const notifications = await notificationsOf(invitee, 'space_invite');
+    const notifications = await notificationsOf(invitee, 'space_invite', () => true, 1);
     expect(notifications).toEqual([
       expect.objectContaining({ type: 'space_invite', actor_id: spaceAdmin.id, object_id: spaceId }),
     ]);
@@ -226,9 +229,7 @@ describe('POST /invitations/{token}/accept', () => {
     expect(response.body).toMatchObject({ space_id: spaceId, status: 'accepted' });
     expect(await findMembership(spaceId, invitee.id)).toMatchObject({ role: 'member', status: 'active' });
     for (const staff of [spaceAdmin, spaceModerator]) {
-      const joins = (await notificationsOf(staff, 'space_join')).filter(
-        (item) => item.actor_id === invitee.id,
-      );
+      const joins = await notificationsOf(staff, 'space_join', (item) => item.actor_id === invitee.id, 1);
       expect(joins, staff.username).toHaveLength(1);
     }
     expect(await notificationsOf(member, 'space_join')).toEqual([]);
@@ -272,9 +273,7 @@ describe('POST /invitations/{token}/accept', () => {
     const invitee = await createTestUser({ email });
     const statuses = (await Promise.all([accept(invitee, link), accept(invitee, link)])).map((r) => r.status);
     expect(statuses.sort()).toEqual([200, 404]);
-    const joins = (await notificationsOf(spaceAdmin, 'space_join')).filter(
-      (item) => item.actor_id === invitee.id,
-    );
+    const joins = await notificationsOf(spaceAdmin, 'space_join', (item) => item.actor_id === invitee.id, 1);
     expect(joins).toHaveLength(1);
   });
 

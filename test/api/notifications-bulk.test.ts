@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { emitNotification, type NotificationEvent } from '../../shared/domain/notifications/index.ts';
+import type { NotificationEvent } from '../../shared/domain/notifications/index.ts';
 import { findNotificationById } from '../../shared/domain/notifications/notification-repository.ts';
 import type { NotificationType } from '../../shared/vocabulary/notifications.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { emitStored } from '../support/notifications.ts';
 
 /**
  * Mark-all-read and delete-all at any size: one write on the stats item (a watermark), every read path honouring
@@ -28,12 +29,8 @@ async function emitMany(
   count: number,
   type: NotificationType = 'new_comment',
 ) {
-  const ids: number[] = [];
-  for (let n = 0; n < count; n++) {
-    const item = await emitNotification({ ...event(actor.id, type), recipientId: recipient.id });
-    ids.push(item!.id);
-  }
-  return ids;
+  const events = Array.from({ length: count }, () => event(actor.id, type));
+  return (await emitStored(recipient, events)).map((item) => item.id);
 }
 
 const list = (as: TestUser, query: Record<string, string | number | boolean> = {}) =>

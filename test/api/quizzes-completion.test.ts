@@ -1,9 +1,10 @@
+import { waitForNotificationCount } from '../support/notifications.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { completeLesson } from '../../shared/domain/courses/index.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { findQuizStats, statsScopeOf } from '../../shared/domain/quizzes/index.ts';
 import { findMembership, findSpaceStats } from '../../shared/domain/spaces/index.ts';
-import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { createTestUser, type TestUser } from '../support/api.ts';
 import { importQuizCourse, type QuizCourse, submit } from '../support/quiz-course.ts';
 
 /**
@@ -17,12 +18,9 @@ describe('passing completes the lesson', () => {
     own = await importQuizCourse();
   });
 
-  const notificationsOf = async (user: TestUser) => {
-    const response = await api<{
-      notifications: { data: Array<{ type: string; object_id: number | null }> };
-    }>('GET', '/notifications', { as: user, query: { type: 'lesson_complete' } });
-    return response.body.notifications.data;
-  };
+  /** Stored by the notify worker a moment after the request: at least `atLeast` of them. */
+  const notificationsOf = (user: TestUser, atLeast = 0) =>
+    waitForNotificationCount(user, atLeast, { type: 'lesson_complete' });
 
   it('records the completion once and notifies the student once; a fail records nothing', async () => {
     await submit(own.student, own.courseId, own.lessons.last, { answers: { q_choice: 'five' } });
@@ -40,7 +38,7 @@ describe('passing completes the lesson', () => {
     const stats = await findSpaceStats(own.courseId);
     expect(stats).toMatchObject({ total_completions: 1, completed_students: 0 });
     expect((await findQuizStats(statsScopeOf(own.courseId, {}))).total_submissions).toBe(3);
-    const notifications = await notificationsOf(own.student);
+    const notifications = await notificationsOf(own.student, 1);
     expect(notifications).toEqual([
       expect.objectContaining({ type: 'lesson_complete', object_id: own.lessons.last }),
     ]);

@@ -65,16 +65,16 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string }>> = {
     why: 'post, space, comment index page, comments, authors in series',
   },
   createFeedComment: {
-    rounds: 8,
-    reads: 6,
-    writes: 4,
-    why: 'SEQ#comment, then the notification written inline (5 calls)',
+    rounds: 5,
+    reads: 4,
+    writes: 2,
+    why: "post, author, space; SEQ#comment; the write; the actor's name for the notifications (queued, no write)",
   },
   reactToFeed: {
-    rounds: 8,
-    reads: 7,
-    writes: 3,
-    why: 'the reaction read beside the post (it decides the one toggle transaction), re-read of the count, then the notification inline',
+    rounds: 5,
+    reads: 4,
+    writes: 1,
+    why: "post, space, toggle, re-read of the count, the actor's name for new_reaction (queued, no write)",
   },
   // Topics (helper feeds: topic aggregates).
   deleteTopic: {
@@ -116,10 +116,10 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string }>> = {
     why: '2 rounds; 4 reads: space, index page, memberships, users (batches of different kinds)',
   },
   acceptInvitation: {
-    rounds: 9,
-    reads: 8,
-    writes: 3,
-    why: 'token, caller, invitation, space in series, then space_join to the staff inline (notif)',
+    rounds: 6,
+    reads: 6,
+    writes: 1,
+    why: 'token, caller, invitation, space in series, the write, then the staff queried for space_join (queued)',
   },
   // Profiles (follow notification: helper notif).
   listProfileComments: {
@@ -135,10 +135,10 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string }>> = {
     why: '3 rounds; reads: username, settings, user, memberships, then spaces, memberships and one stats item per space',
   },
   followMember: {
-    rounds: 8,
-    reads: 6,
-    writes: 3,
-    why: 'the new_follower notification is written inline (notif), then the count re-read',
+    rounds: 5,
+    reads: 4,
+    writes: 1,
+    why: "username, user, write, the actor's name for new_follower (queued, no write), then the count re-read",
   },
   unfollowMember: {
     rounds: 4,

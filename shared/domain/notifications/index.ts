@@ -1,6 +1,6 @@
 /**
  * The notifications domain's public surface. Other domains emit through `emitNotification(s)`; a route whose use
- * case emits needs `table: 'readWrite'` and `sendTo: ['mail']` in its catalogue line.
+ * case emits needs `sendTo: ['notify']` in its catalogue line.
  */
 export {
   emitNotification,
@@ -18,6 +18,5 @@ export {
 } from './notification-item.ts';
 export {
   findNotificationStatsOfUsers,
-  notificationCreationActions,
   raiseNewestCreatedAt,
 } from './notification-repository.ts';

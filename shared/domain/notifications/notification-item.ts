@@ -81,8 +81,9 @@ export function notificationCounts(item: Pick<NotificationItem, 'type' | 'is_rea
  * The recipient's maintained aggregates, as read from the stats item. Besides the counters it carries the
  * watermarks of the bulk actions: every notification created at or before `readWatermark` is read, every one at
  * or before `deleteWatermark` is deleted, whatever its own item says until the tidy worker catches up. Counters
- * are always the logical ones. `newestCreatedAt` is the newest `created_at` committed for this recipient:
- * creations are strictly increasing per recipient, so a watermark set to it covers exactly what exists.
+ * are always the logical ones. `newestCreatedAt` is at least the newest `created_at` stored for this recipient
+ * (raised before every creation, never lowered), and a creation the watermark set from it covers is refused and
+ * restamped later (notification-creation-repository.ts), so a watermark covers exactly what was counted before it.
  */
 export interface NotificationStats {
   readonly total: number;
