@@ -134,6 +134,13 @@ export const submitQuiz = defineOperation({
       code: 'course_not_enrolled',
       description: 'The caller is not enrolled in the course (and not a course admin).',
     },
+    {
+      status: 400,
+      code: 'lesson_locked',
+      description:
+        'A student’s submission to a lesson of a `sequential_lesson_order` course while an earlier published ' +
+        'lesson is not completed; nothing is stored.',
+    },
     { status: 403, code: 'lesson_not_published', description: 'The lesson is not published.' },
     { status: 403, code: 'max_attempts_reached', description: 'All `max_attempts` attempts are used.' },
     QUIZ_NOT_FOUND,

@@ -3,6 +3,7 @@ export * from './course-item.ts';
 export { findCourseLessons, findQuiz } from './course-repository.ts';
 export {
   announceLessonCompletion,
+  checkEarlierLessons,
   completeLesson,
   type LessonCompletionPlan,
   planLessonCompletion,

@@ -6,6 +6,7 @@ import { logger } from '../../observability/logger.ts';
 import { emitNotification } from '../notifications/index.ts';
 import { findMembership, type MembershipItem } from '../spaces/index.ts';
 import type { LessonOrderRow } from './course-item.ts';
+import { lessonLocked } from './course-errors.ts';
 import { findCourseLessons } from './course-repository.ts';
 
 /**
@@ -107,6 +108,22 @@ export function planLessonIncompletion(
     courseStatsDeltas: { total_completions: -1, ...(reopens ? { completed_students: -1 } : {}) },
     completesCourse: false,
   };
+}
+
+/**
+ * `sequential_lesson_order`: every published lesson before `lesson` (course order) must be completed first, or
+ * 400 `lesson_locked` naming the first one that is not. The one rule for both ways a lesson gets completed (the
+ * completion route and a quiz submission); check it against the membership the completion plan is made from.
+ */
+export function checkEarlierLessons(
+  lessons: readonly LessonOrderRow[],
+  lesson: LessonOrderRow,
+  completed: ReadonlySet<number> | undefined,
+): void {
+  for (const row of lessons) {
+    if (row.lesson_id === lesson.lesson_id) return;
+    if (row.status === 'published' && !completed?.has(row.lesson_id)) throw lessonLocked(row.lesson_id);
+  }
 }
 
 const publishedLessonIds = (lessons: readonly LessonOrderRow[]): number[] =>

@@ -2,13 +2,7 @@ import type { Caller } from '../auth/index.ts';
 import { findMembership, type MembershipItem } from '../spaces/index.ts';
 import type { LessonOrderRow } from './course-item.ts';
 import { progressPercent } from './course-mapper.ts';
-import {
-  courseNotFound,
-  lessonLocked,
-  lessonNotFound,
-  notCourseStudent,
-  quizRequired,
-} from './course-errors.ts';
+import { courseNotFound, lessonNotFound, notCourseStudent, quizRequired } from './course-errors.ts';
 import {
   findCourseLessons,
   findCourseWithStats,
@@ -16,6 +10,7 @@ import {
   writeLessonProgress,
 } from './course-repository.ts';
 import {
+  checkEarlierLessons,
   type LessonCompletionPlan,
   planLessonCompletion,
   planLessonIncompletion,
@@ -78,18 +73,6 @@ export async function setLessonCompletion(
     }
   }
   throw new Error(`Lesson ${lessonId} progress kept changing under ${MAX_ROUNDS} attempts`);
-}
-
-/** Every published lesson before `lesson` (course order) must be completed. */
-function checkEarlierLessons(
-  lessons: readonly LessonOrderRow[],
-  lesson: LessonOrderRow,
-  completed: ReadonlySet<number> | undefined,
-): void {
-  for (const row of lessons) {
-    if (row.lesson_id === lesson.lesson_id) return;
-    if (row.status === 'published' && !completed?.has(row.lesson_id)) throw lessonLocked(row.lesson_id);
-  }
 }
 
 function answer(
