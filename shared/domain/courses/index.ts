@@ -1,5 +1,6 @@
 /** The courses domain's public surface: what other domains may use (README, import rules). */
 export * from './course-item.ts';
+export { hidesCourse } from './course-access.ts';
 export { findCourseLessons, findQuiz } from './course-repository.ts';
 export {
   announceLessonCompletion,

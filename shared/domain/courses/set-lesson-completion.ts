@@ -2,6 +2,7 @@ import type { Caller } from '../auth/index.ts';
 import { findMembership, type MembershipItem } from '../spaces/index.ts';
 import type { LessonOrderRow } from './course-item.ts';
 import { progressPercent } from './course-mapper.ts';
+import { hidesCourse } from './course-access.ts';
 import { courseNotFound, lessonNotFound, notCourseStudent, quizRequired } from './course-errors.ts';
 import {
   findCourseLessons,
@@ -45,7 +46,7 @@ export async function setLessonCompletion(
     findCourseLessons(courseId),
     findQuiz(lessonId),
   ]);
-  if (course?.type !== 'course') throw courseNotFound();
+  if (course?.type !== 'course' || hidesCourse(caller, course, first)) throw courseNotFound();
   if (!recordsCourseProgress(first)) throw notCourseStudent();
   const lesson = lessons.find((row) => row.lesson_id === lessonId);
   if (lesson?.status !== 'published') throw lessonNotFound();
