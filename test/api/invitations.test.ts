@@ -207,6 +207,40 @@ describe('POST /invitations', () => {
     // A caller who may not invite learns nothing about which spaces exist.
     expect((await invite(member, { space_id: 999_999_999, email: address() })).status).toBe(403);
   });
+
+  it('issue 21 item 8: invitee_name is one line of at most 100 characters without web addresses', async () => {
+    const refused = [
+      'Ada\n\nYour account is locked. Confirm it at https://evil.example/login',
+      'Ada\r\nBob',
+      'Ada\u2028Bob',
+      'Ada\u202Eevil',
+      'Ada https://evil.example',
+      'Ada www.evil',
+      'Ada (see evil.example)',
+      'ada@evil.co',
+      'mailto:ada',
+      'A'.repeat(101),
+    ];
+    for (const name of refused) {
+      const email = address();
+      const response = await invite(communityAdmin, { space_id: spaceId, email, invitee_name: name });
+      expect(response.status, JSON.stringify(name)).toBe(400);
+      expect(response.body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { params: { invitee_name: expect.any(String) } },
+      });
+      expect(await mailsTo(email)).toHaveLength(0);
+    }
+    // Names as people write them pass, and go into the e-mail as written.
+    for (const name of ['J. R. R. Tolkien', 'Dr. No', `  ${'Ü'.repeat(100)}  `]) {
+      const email = address();
+      const response = await invite(communityAdmin, { space_id: spaceId, email, invitee_name: name });
+      expect(response.status, response.text).toBe(201);
+      expect(response.body.invitation.meta.invitee_name).toBe(name.trim());
+      const [mail] = await mailsTo(email);
+      expect(mail?.body.text?.split('\n')[0]).toBe(`Hello ${name.trim()},`);
+    }
+  });
 });
 
 describe('POST /invitations/{token}/accept', () => {
