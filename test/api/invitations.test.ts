@@ -53,11 +53,11 @@ const accept = (as: TestUser | undefined, link: string) =>
 
 const notificationsOf = async (user: TestUser, type: string) =>
   (
-    await api<{ notifications: { data: { type: string; actor_id: number; object_id: number }[] } }>(
-      'GET',
-      '/notifications',
-      { as: user, query: { type } },
-    )
+    await api<{
+      notifications: {
+        data: { type: string; actor_id: number; object_id: number; xprofile: Record<string, unknown> }[];
+      };
+    }>('GET', '/notifications', { as: user, query: { type } })
   ).body.notifications.data;
 
 beforeAll(async () => {
@@ -328,5 +328,34 @@ describe('POST /invitations/{token}/accept', () => {
     expect((await accept(invitee, acceptanceLinkIn((await mailsTo(email))[0]))).status).toBe(200);
     expect(await findMembership(courseId, invitee.id)).toMatchObject({ role: 'student', status: 'active' });
     expect((await findSpaceStats(courseId)).students_count).toBe(before + 1);
+  });
+
+  it('issue 21 item 12: accepting a course invitation notifies the new student with course_enrollment, from the inviter', async () => {
+    const admin = await createTestUser();
+    const tag = randomBytes(4).toString('hex');
+    const imported = await runImport({
+      courses: [{ ref: 'c', title: `Course ${tag}`, slug: `course-${tag}`, admins: [admin.username] }],
+    });
+    const courseId = imported.courses.c!.id;
+    const email = address();
+    expect((await invite(admin, { space_id: courseId, email })).status).toBe(201);
+    const invitee = await createTestUser({ email });
+    expect(await notificationsOf(invitee, 'course_enrollment')).toEqual([]);
+    expect((await accept(invitee, acceptanceLinkIn((await mailsTo(email))[0]))).status).toBe(200);
+    const enrolments = await notificationsOf(invitee, 'course_enrollment');
+    expect(enrolments).toEqual([
+      expect.objectContaining({
+        type: 'course_enrollment',
+        actor_id: admin.id,
+        object_id: courseId,
+        xprofile: expect.objectContaining({ user_id: admin.id, username: admin.username }),
+      }),
+    ]);
+    // A space that is not a course enrols nobody: no course_enrollment.
+    const spaceEmail = address();
+    expect((await invite(spaceAdmin, { space_id: spaceId, email: spaceEmail })).status).toBe(201);
+    const joiner = await createTestUser({ email: spaceEmail });
+    expect((await accept(joiner, acceptanceLinkIn((await mailsTo(spaceEmail))[0]))).status).toBe(200);
+    expect(await notificationsOf(joiner, 'course_enrollment')).toEqual([]);
   });
 });

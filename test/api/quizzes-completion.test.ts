@@ -80,6 +80,22 @@ describe('passing completes the lesson', () => {
     expect(staff.status, staff.text).toBe(201);
   });
 
+  it('issue 21 item 13: lesson_complete names the student as its actor, with their xprofile', async () => {
+    const { student, courseId, lessons } = own;
+    const passed = await submit(student, courseId, lessons.once, { answers: { q_choice: 'four' } });
+    expect(passed.status, passed.text).toBe(201);
+    const response = await api<{ notifications: { data: Array<Record<string, unknown>> } }>(
+      'GET',
+      '/notifications',
+      { as: student, query: { type: 'lesson_complete' } },
+    );
+    const item = response.body.notifications.data.find((row) => row.object_id === lessons.once);
+    expect(item).toMatchObject({
+      actor_id: student.id,
+      xprofile: expect.objectContaining({ user_id: student.id, username: student.username }),
+    });
+  });
+
   it('course staff passing a quiz move no course progress', async () => {
     await submit(own.courseAdmin, own.courseId, own.lessons.last, { answers: { q_choice: 'four' } });
     expect((await findMembership(own.courseId, own.courseAdmin.id))?.completed_lessons).toBeUndefined();

@@ -162,6 +162,8 @@ export async function announceLessonCompletion(completion: {
     await emitNotification({
       recipientId: completion.userId,
       type: 'lesson_complete',
+      // The actor is the student, the recipient (decisions.md); stored null because the emission never notifies
+      // its own actor, and answered as the student by the notifications mapper (notificationActorId).
       actorId: null,
       title: 'Lesson completed',
       message: `You completed the lesson "${completion.lessonTitle}".`,
