@@ -59,7 +59,9 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
   },
   'settings:set': {
     synopsis: 'settings:set KEY VALUE',
-    about: 'Sets a site-wide setting, or one field of an object setting (`group.field`).',
+    about:
+      'Sets a site-wide setting: a general key, `privacy.KEY`, `features.KEY` (`features.content_moderation yes`), ' +
+      'or one field of an object setting (`group.field`).',
     example: `${ADMIN} settings:set disable_global_posts yes`,
   },
   'digest:run': {
