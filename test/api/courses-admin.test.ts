@@ -79,7 +79,7 @@ describe('the administrative form', () => {
     expect(Number.isInteger(c.serial)).toBe(true);
   });
 
-  it('shows the owner as a host user summary; its e-mail only to callers who may list users', async () => {
+  it('issue 21 item 16: shows the owner as a host user summary, with its e-mail to everyone who administers the course', async () => {
     const own = await adminCourse(course.courseAdmin, course.courseId);
     expect(Object.keys(own.body.course.owner).sort()).toEqual(
       [
@@ -97,11 +97,14 @@ describe('the administrative form', () => {
     expect(own.body.course.owner).toMatchObject({
       ID: course.courseAdmin.id,
       user_login: course.courseAdmin.username,
-      user_email: null,
+      user_email: `${course.courseAdmin.username}@example.com`,
     });
     expect(own.body.course.owner.user_registered).toMatch(SQL_DATE_TIME);
-    const host = await adminCourse(people.hostAdmin, course.courseId);
-    expect(host.body.course.owner.user_email).toBe(`${course.courseAdmin.username}@example.com`);
+    const globalCourseAdmin = await createTestUser({ communityRole: 'course_admin' });
+    for (const caller of [people.communityAdmin, people.hostAdmin, globalCourseAdmin]) {
+      const response = await adminCourse(caller, course.courseId);
+      expect(response.body.course.owner.user_email).toBe(`${course.courseAdmin.username}@example.com`);
+    }
   });
 
   it('leaves completed_students and overAllProgress out while the course has no students', async () => {
