@@ -6,7 +6,7 @@ import {
   TIME_LIMIT_GRACE_SECONDS,
   WRITTEN_ANSWER_MAX_LENGTH,
 } from '../vocabulary/courses.ts';
-import { idParam, integer, sqlDateTime } from './fields.ts';
+import { boolQueryWithDefault, idParam, integer, sqlDateTime } from './fields.ts';
 import { defineOperation } from './operation.ts';
 
 /**
@@ -174,13 +174,7 @@ export const getQuizResult = defineOperation({
       v.union([v.literal('latest'), positiveAttempt], 'must be a positive integer or latest'),
       'latest',
     ),
-    include_answers: v.optional(
-      v.pipe(
-        v.picklist(['true', 'false', '1', '0'], 'must be a boolean (true or false)'),
-        v.transform((value) => value === 'true' || value === '1'),
-      ),
-      'true',
-    ),
+    include_answers: boolQueryWithDefault(true),
   }),
   response: v.object({
     quiz_result: v.object({
