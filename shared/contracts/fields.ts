@@ -91,6 +91,21 @@ export const boolQuery = () =>
     ),
   );
 
+/** A boolean query parameter with a default, documented as the boolean it is (never as a string enum). */
+export const boolQueryWithDefault = (defaultValue: boolean) =>
+  v.optional(
+    v.pipe(
+      v.picklist(['true', 'false', '1', '0'], 'must be a boolean (true or false)'),
+      documentedAs({
+        type: 'boolean',
+        default: defaultValue,
+        description: 'Sent as `true` or `false` (`1` and `0` are accepted too).',
+      }),
+      v.transform((value) => value === 'true' || value === '1'),
+    ),
+    String(defaultValue) as 'true' | 'false',
+  );
+
 /** The opaque cursor carried by paginator B's `next_page_url`. */
 export const cursorQuery = () =>
   v.optional(

@@ -210,6 +210,40 @@ describe('POST /invitations', () => {
     // A caller who may not invite learns nothing about which spaces exist.
     expect((await invite(member, { space_id: 999_999_999, email: address() })).status).toBe(403);
   });
+
+  it('issue 21 item 8: invitee_name is one line of at most 100 characters without web addresses', async () => {
+    const refused = [
+      'Ada\n\nYour account is locked. Confirm it at https://evil.example/login',
+      'Ada\r\nBob',
+      'Ada\u2028Bob',
+      'Ada\u202Eevil',
+      'Ada https://evil.example',
+      'Ada www.evil',
+      'Ada (see evil.example)',
+      'ada@evil.co',
+      'mailto:ada',
+      'A'.repeat(101),
+    ];
+    for (const name of refused) {
+      const email = address();
+      const response = await invite(communityAdmin, { space_id: spaceId, email, invitee_name: name });
+      expect(response.status, JSON.stringify(name)).toBe(400);
+      expect(response.body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { params: { invitee_name: expect.any(String) } },
+      });
+      expect(await mailsTo(email)).toHaveLength(0);
+    }
+    // Names as people write them pass, and go into the e-mail as written.
+    for (const name of ['J. R. R. Tolkien', 'Dr. No', `  ${'Ü'.repeat(100)}  `]) {
+      const email = address();
+      const response = await invite(communityAdmin, { space_id: spaceId, email, invitee_name: name });
+      expect(response.status, response.text).toBe(201);
+      expect(response.body.invitation.meta.invitee_name).toBe(name.trim());
+      const [mail] = await mailsTo(email);
+      expect(mail?.body.text?.split('\n')[0]).toBe(`Hello ${name.trim()},`);
+    }
+  });
 });
 
 describe('POST /invitations/{token}/accept', () => {
@@ -293,5 +327,34 @@ describe('POST /invitations/{token}/accept', () => {
     expect((await accept(invitee, acceptanceLinkIn((await mailsTo(email))[0]))).status).toBe(200);
     expect(await findMembership(courseId, invitee.id)).toMatchObject({ role: 'student', status: 'active' });
     expect((await findSpaceStats(courseId)).students_count).toBe(before + 1);
+  });
+
+  it('issue 21 item 12: accepting a course invitation notifies the new student with course_enrollment, from the inviter', async () => {
+    const admin = await createTestUser();
+    const tag = randomBytes(4).toString('hex');
+    const imported = await runImport({
+      courses: [{ ref: 'c', title: `Course ${tag}`, slug: `course-${tag}`, admins: [admin.username] }],
+    });
+    const courseId = imported.courses.c!.id;
+    const email = address();
+    expect((await invite(admin, { space_id: courseId, email })).status).toBe(201);
+    const invitee = await createTestUser({ email });
+    expect(await notificationsOf(invitee, 'course_enrollment')).toEqual([]);
+    expect((await accept(invitee, acceptanceLinkIn((await mailsTo(email))[0]))).status).toBe(200);
+    const enrolments = await notificationsOf(invitee, 'course_enrollment', () => true, 1);
+    expect(enrolments).toEqual([
+      expect.objectContaining({
+        type: 'course_enrollment',
+        actor_id: admin.id,
+        object_id: courseId,
+        xprofile: expect.objectContaining({ user_id: admin.id, username: admin.username }),
+      }),
+    ]);
+    // A space that is not a course enrols nobody: no course_enrollment.
+    const spaceEmail = address();
+    expect((await invite(spaceAdmin, { space_id: spaceId, email: spaceEmail })).status).toBe(201);
+    const joiner = await createTestUser({ email: spaceEmail });
+    expect((await accept(joiner, acceptanceLinkIn((await mailsTo(spaceEmail))[0]))).status).toBe(200);
+    expect(await notificationsOf(joiner, 'course_enrollment')).toEqual([]);
   });
 });

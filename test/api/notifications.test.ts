@@ -74,7 +74,8 @@ describe('GET /notifications', () => {
 
   beforeAll(async () => {
     [recipient, actor] = await Promise.all([createTestUser(), createTestUser({ displayName: 'The Actor' })]);
-    // Sequential so ids and created_at increase together: 5 space_join, 2 lesson_complete (no actor).
+    // Sequential so ids and created_at increase together: 5 space_join, 2 lesson_complete (stored without an
+    // actor: the student, their recipient, is answered as the actor).
     for (let i = 0; i < 5; i++) ids.push((await emit(recipient, actor)).id);
     for (let i = 0; i < 2; i++) ids.push((await emit(recipient, null, 'lesson_complete')).id);
     const read = await api('POST', `/notifications/${ids[0]}/read`, { as: recipient });
@@ -130,8 +131,12 @@ describe('GET /notifications', () => {
     const read = page.data.find((item) => item.id === ids[0]);
     expect(read?.is_read).toBe(true);
     expect(read?.read_at).toMatch(ISO);
-    const noActor = page.data.find((item) => item.id === ids[6]);
-    expect(noActor).toMatchObject({ actor_id: null, xprofile: null, type: 'lesson_complete' });
+    const ownAction = page.data.find((item) => item.id === ids[6]);
+    expect(ownAction).toMatchObject({
+      actor_id: recipient.id,
+      xprofile: expect.objectContaining({ user_id: recipient.id }),
+      type: 'lesson_complete',
+    });
   });
 
   it('filters by is_read, type and both, with exact totals', async () => {

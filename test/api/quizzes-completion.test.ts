@@ -1,11 +1,17 @@
-import { waitForNotificationCount } from '../support/notifications.ts';
+import { waitForNotificationCount, waitForNotifications } from '../support/notifications.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { completeLesson } from '../../shared/domain/courses/index.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { findQuizStats, statsScopeOf } from '../../shared/domain/quizzes/index.ts';
 import { findMembership, findSpaceStats } from '../../shared/domain/spaces/index.ts';
 import { createTestUser, type TestUser } from '../support/api.ts';
-import { importQuizCourse, type QuizCourse, submit } from '../support/quiz-course.ts';
+import {
+  expectBareError,
+  importQuizCourse,
+  type QuizCourse,
+  result,
+  submit,
+} from '../support/quiz-course.ts';
 
 /**
  * Passing a quiz lesson completes it for course progress (the membership's `completed_lessons`, the course's
@@ -14,8 +20,9 @@ import { importQuizCourse, type QuizCourse, submit } from '../support/quiz-cours
 
 describe('passing completes the lesson', () => {
   let own: QuizCourse;
+  let sequential: QuizCourse;
   beforeAll(async () => {
-    own = await importQuizCourse();
+    [own, sequential] = await Promise.all([importQuizCourse(), importQuizCourse({ sequential: true })]);
   });
 
   /** Stored by the notify worker a moment after the request: at least `atLeast` of them. */
@@ -45,14 +52,48 @@ describe('passing completes the lesson', () => {
   });
 
   it('keeps the next lesson open after a failed retake of a passed quiz (sequential course)', async () => {
-    const pass = await submit(own.student2, own.courseId, own.lessons.quiz, {
+    const pass = await submit(sequential.student2, sequential.courseId, sequential.lessons.quiz, {
       answers: { q_choice: 'four', q_select: ['two', 'three'], q_exact: 'tsc' },
     });
     expect(pass.body.quiz_result).toMatchObject({ passed: true, next_lesson_unlocked: true });
-    const fail = await submit(own.student2, own.courseId, own.lessons.quiz, {
+    const fail = await submit(sequential.student2, sequential.courseId, sequential.lessons.quiz, {
       answers: { q_choice: 'five' },
     });
     expect(fail.body.quiz_result).toMatchObject({ passed: false, next_lesson_unlocked: true });
+  });
+
+  it('issue 21 item 2: a quiz lesson that sequential_lesson_order locks is refused (400 lesson_locked), nothing recorded, no notification', async () => {
+    const { student, courseId, lessons } = sequential;
+    const before = await findSpaceStats(courseId);
+    const locked = await submit(student, courseId, lessons.last, { answers: { q_choice: 'four' } });
+    expectBareError(locked, 400, 'lesson_locked');
+    expect((await result(student, courseId, lessons.last)).status).toBe(404); // no attempt stored
+    expect(
+      (await findMembership(courseId, student.id, { consistent: true }))?.completed_lessons,
+    ).toBeUndefined();
+    expect(await findSpaceStats(courseId)).toEqual(before);
+    expect(await notificationsOf(student)).toEqual([]);
+    // Course staff are never locked out (they record no progress).
+    const staff = await submit(sequential.courseAdmin, courseId, lessons.last, {
+      answers: { q_choice: 'four' },
+    });
+    expect(staff.status, staff.text).toBe(201);
+  });
+
+  it('issue 21 item 13: lesson_complete names the student as its actor, with their xprofile', async () => {
+    const { student, courseId, lessons } = own;
+    const passed = await submit(student, courseId, lessons.once, { answers: { q_choice: 'four' } });
+    expect(passed.status, passed.text).toBe(201);
+    const listed = await waitForNotifications(
+      student,
+      (items) => items.some((row) => row.object_id === lessons.once),
+      { type: 'lesson_complete' },
+    );
+    const item = listed.find((row) => row.object_id === lessons.once);
+    expect(item).toMatchObject({
+      actor_id: student.id,
+      xprofile: expect.objectContaining({ user_id: student.id, username: student.username }),
+    });
   });
 
   it('course staff passing a quiz move no course progress', async () => {

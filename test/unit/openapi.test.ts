@@ -443,6 +443,14 @@ describe('the real document', () => {
   const real = openApiDocument() as unknown as Json;
   const operations = Object.values<Json>(real.paths).flatMap((item) => Object.values<Json>(item));
 
+  it('issue 21 item 17: documents include_answers as the boolean the server takes (default true)', () => {
+    const parameters: Json[] =
+      real.paths['/courses/{course_id}/lessons/{lesson_id}/quiz/result'].get.parameters;
+    const includeAnswers = parameters.find((parameter) => parameter.name === 'include_answers');
+    expect(includeAnswers?.schema).toMatchObject({ type: 'boolean', default: true });
+    expect(includeAnswers?.schema).not.toHaveProperty('enum');
+  });
+
   it('gives every operation a description that says what access it needs', () => {
     expect(operations.length).toBe(ROUTES.length);
     for (const operation of operations) {

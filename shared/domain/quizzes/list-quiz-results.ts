@@ -1,7 +1,7 @@
 import { forbidden } from '../../errors/app-error.ts';
 import type { QuizResultFilter, QuizResultOrder } from '../../vocabulary/courses.ts';
 import { type Caller, isCourseAdmin } from '../auth/index.ts';
-import { findCourseLessons } from '../courses/index.ts';
+import { findCourseLessons, hidesCourse } from '../courses/index.ts';
 import { findSpaceWithMembership } from '../spaces/index.ts';
 import { findUsersByIds, type MemberSummary, toMemberSummary } from '../users/index.ts';
 import { toSqlDateTime } from '../dates.ts';
@@ -65,7 +65,7 @@ export async function listQuizResults(
     findSpaceWithMembership(courseId, caller.id),
     findQuizStats(statsScopeOf(courseId, scope)),
   ]);
-  if (course?.type !== 'course') throw quizNotFound();
+  if (course?.type !== 'course' || hidesCourse(caller, course, membership)) throw quizNotFound();
   if (!isCourseAdmin(caller, membership)) throw forbidden();
 
   const statistics = statisticsFor(stats, input.status);

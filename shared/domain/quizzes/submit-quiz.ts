@@ -1,8 +1,13 @@
 import { withFreshId } from '../../db/ids.ts';
 import type { Caller } from '../auth/index.ts';
-import { announceLessonCompletion, planLessonCompletion } from '../courses/index.ts';
+import {
+  announceLessonCompletion,
+  checkEarlierLessons,
+  planLessonCompletion,
+  recordsCourseProgress,
+} from '../courses/index.ts';
 import { nowIso } from '../dates.ts';
-import { findMembership } from '../spaces/index.ts';
+import { findMembership, type MembershipItem } from '../spaces/index.ts';
 import { findUserById } from '../users/index.ts';
 import { type AnswerValue, gradeSubmission } from './quiz-grading.ts';
 import { checkAnswers } from './quiz-answers.ts';
@@ -28,7 +33,10 @@ export interface SubmitQuizInput {
  * `max_attempts_reached` once slots 1..max_attempts are taken.
  *
  * A pass records the lesson as completed in the same transaction (courses domain, once per lesson) and then
- * notifies the student with `lesson_complete`.
+ * notifies the student with `lesson_complete`. A student's submission to a lesson that `sequential_lesson_order`
+ * still locks is refused as the completion route refuses it (400 `lesson_locked`), before anything is stored; the
+ * check is repeated against every membership a completion is planned from, so a concurrent "incomplete" of an
+ * earlier lesson cannot slip under it.
  */
 export async function submitQuiz(caller: Caller, courseId: number, lessonId: number, input: SubmitQuizInput) {
   // One round of reads: the lesson's context, the student's profile (name for the by-name order) and the latest
@@ -39,6 +47,11 @@ export async function submitQuiz(caller: Caller, courseId: number, lessonId: num
     findLatestAttempt(courseId, caller.id, lessonId),
   ]);
   const { quiz } = context;
+  const checkUnlocked = (membership: MembershipItem | undefined) => {
+    if (context.course.settings.sequential_lesson_order === 'yes' && recordsCourseProgress(membership))
+      checkEarlierLessons(context.lessons, context.lesson, membership.completed_lessons);
+  };
+  checkUnlocked(context.membership);
   const checked = checkAnswers(quiz, input.answers, input.time_spent);
   const grade = gradeSubmission(quiz, checked.answers);
   const nextAttempt = (latest: QuizSubmission | undefined): number => {
@@ -90,6 +103,7 @@ export async function submitQuiz(caller: Caller, courseId: number, lessonId: num
       const outcome = await insertSubmission(row, answers, completion);
       if (outcome === 'completion_changed') {
         membership = await findMembership(courseId, caller.id, { consistent: true });
+        checkUnlocked(membership);
         continue;
       }
       if (outcome !== 'written') continue; // the slot was taken meanwhile: re-read the latest attempt

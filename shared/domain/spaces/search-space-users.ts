@@ -32,7 +32,7 @@ const matches = (user: UserItem, prefix: string): boolean =>
   [user.display_name, user.username, user.email].some((value) => value.toLowerCase().startsWith(prefix));
 
 /**
- * `GET /spaces/users/search`: host users who are not members of the space (no membership in any status), whose
+ * `GET /spaces/users/search`: active host users who are not members of the space (no membership in any status), whose
  * display name, login or e-mail starts with `search` (case-insensitive), at most 100, in the order of the matched
  * value. Served by the user search index page by page; each page's distinct users are checked against the space
  * with one BatchGetItem of their membership items (never the space's member list), and read with one more (the
@@ -43,7 +43,7 @@ const matches = (user: UserItem, prefix: string): boolean =>
  */
 export async function searchSpaceUsers(
   caller: Caller,
-  query: { space_id: number; search?: string | undefined },
+  query: { space_id: number; search?: string | undefined; page?: number; per_page?: number },
 ): Promise<SpaceUserSearch> {
   const prefix = query.search?.trim().toLowerCase() || undefined;
   // The space check and the first index page are independent: one round for both (a refused caller costs a page).
@@ -79,7 +79,8 @@ export async function searchSpaceUsers(
     const outsiders = fresh.filter((id) => !memberships.has(id));
     for (const id of outsiders) {
       const user = users.get(id);
-      if (!user || (prefix !== undefined && !matches(user, prefix))) continue;
+      // A suspended or banned account is no candidate (nobody can act with it); the user item decides.
+      if (user?.status !== 'active' || (prefix !== undefined && !matches(user, prefix))) continue;
       found.push({
         ID: user.id,
         display_name: user.display_name,
@@ -93,5 +94,9 @@ export async function searchSpaceUsers(
       break;
     }
   }
-  return { items: found, total: found.length, page: 1, perPage: SPACE_USER_SEARCH_LIMIT };
+  // The candidates are at most 100 whatever the page, so `total` is exact and a page is a slice of them.
+  const page = query.page ?? 1;
+  const perPage = query.per_page ?? SPACE_USER_SEARCH_LIMIT;
+  const items = found.slice((page - 1) * perPage, page * perPage);
+  return { items, total: found.length, page, perPage };
 }

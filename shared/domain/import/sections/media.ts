@@ -93,7 +93,7 @@ export const mediaSection = defineSection({
         s3_key: '',
         thumbnail_key: null,
         file_url: record.file_url,
-        thumbnail_url: null,
+        thumbnail_url: importedThumbnailUrl(record),
         width: null,
         height: null,
         object_source: record.object_source,
@@ -113,3 +113,14 @@ export const mediaSection = defineSection({
     return output;
   },
 });
+
+/**
+ * The contract gives images and videos a `thumbnail_url`. An imported record names files stored elsewhere, so no
+ * thumbnail is made: its own `thumbnail_url` when the file gives one, else for an image the image's own URL (a
+ * client scales it), else null (a video without one, any other file, or no URL at all).
+ */
+function importedThumbnailUrl(record: { file_type: string; file_url: string; thumbnail_url: string }) {
+  if (record.thumbnail_url !== '') return record.thumbnail_url;
+  if (record.file_type.startsWith('image/') && record.file_url !== '') return record.file_url;
+  return null;
+}
