@@ -47,7 +47,10 @@ interface Probe {
 function probeGrams(term: string): string[] {
   const grams = trigramsOf(term);
   if (grams.length <= PROBES) return grams;
-  return Array.from({ length: PROBES }, (_, i) => grams[Math.round((i * (grams.length - 1)) / (PROBES - 1))] as string);
+  return Array.from(
+    { length: PROBES },
+    (_, i) => grams[Math.round((i * (grams.length - 1)) / (PROBES - 1))] as string,
+  );
 }
 
 /**
