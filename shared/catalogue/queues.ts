@@ -50,7 +50,7 @@ export const QUEUES = [
       secrets: ['buddypressSource'],
       sourceUploads: 'read',
     },
-    nativeModules: ['sharp'],
+    nativeModules: ['sharp', 'mysql2'],
     batchSize: 1,
     timeoutSeconds: 300,
     maxReceiveCount: 3,
