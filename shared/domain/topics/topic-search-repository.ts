@@ -12,7 +12,7 @@ import { trigramsOf } from './topic-search-entries.ts';
  * The title search over the trigram index (topic-search-entries.ts; ACCESS_PATTERNS.md, "Topics", `search=`).
  * Every match carries every trigram of the term, so the matches of one trigram's list, filtered by the whole
  * term, are all the matches. Which trigram is the rarest is not known in advance, so up to PROBES of them are
- * read at once, PROBE_PAGE entries each; a list that ends within that page answers exactly. Otherwise the list
+ * read at once, PROBE_PAGE entries of each index each; a list that ends within that page answers exactly. Otherwise the list
  * that matched best so far (matches per entry read) is read to its end. Page 1 therefore costs
  * PROBES × 3 small Queries plus the entries of one trigram list: it grows with the topics sharing a trigram with
  * the term, never with the others, and the total stays exact.
@@ -20,8 +20,8 @@ import { trigramsOf } from './topic-search-entries.ts';
 
 /** Trigrams of the term read at once (spread over the term). */
 const PROBES = 4;
-/** Entries each probe reads first; a trigram on fewer topics answers from this read alone. */
-const PROBE_PAGE = 100;
+/** Entries each probe reads first in each index; a trigram on fewer topics answers from this read alone. */
+const PROBE_PAGE = 40;
 
 const MatchSchema = v.object({
   topic_id: v.pipe(v.number(), v.integer()),
