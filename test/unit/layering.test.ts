@@ -15,12 +15,17 @@ function sourceFiles(dir: string): string[] {
     .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
 }
 
-/** What a file imports: repository paths for relative specifiers, package names otherwise. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
+/**
+ * What a file imports: repository paths for relative specifiers, package names otherwise. Three forms count:
+ * `import … from` / `export … from`, a dynamic `import('…')`, and a bare side-effect `import '…'` (which runs a
+ * module as surely as a named import).
+ */
+function importsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')): string[] {
   const specifiers = [
-    ...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]/g),
-  ].map((match) => (match[1] ?? match[2]) as string);
+    ...text.matchAll(
+      /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm,
+    ),
+  ].map((match) => (match[1] ?? match[2] ?? match[3]) as string);
   return specifiers.map((specifier) =>
     specifier.startsWith('.') ? relative(ROOT, resolve(dirname(join(ROOT, file)), specifier)) : specifier,
   );
@@ -117,6 +122,9 @@ const RULES: Rule[] = [
     judge: (target, file) => {
       if (isPackage(target)) return `package ${target}`;
       const domain = /^functions\/http\/([^/]+)\//.exec(file)?.[1];
+      // Rule 9: its own domain's use cases, never the domain's storage (repositories, stored-item schemas).
+      if (under(target, `shared/domain/${domain}`) && /-(repository|item)\.ts$/.test(target))
+        return `${target} (an entry file never reaches storage, even of its own domain)`;
       if (under(target, 'shared/http', 'shared/contracts', 'shared/errors', `shared/domain/${domain}`))
         return undefined;
       return `${target} (an entry file never reaches storage or another domain)`;
@@ -175,5 +183,31 @@ describe('layering (README import rules)', () => {
     expect(judge('an entry file', 'shared/db/keys/users.ts', 'functions/http/users/a.ts')).toBeDefined();
     expect(judge('an entry file', 'shared/domain/feeds/a.ts', 'functions/http/users/a.ts')).toBeDefined();
     expect(judge('runtime code', 'infra/config.ts', 'shared/http/a.ts')).toBeDefined();
+    expect(
+      judge('an entry file', 'shared/domain/users/user-repository.ts', 'functions/http/users/a.ts'),
+    ).toBeDefined();
+    expect(
+      judge('an entry file', 'shared/domain/users/user-item.ts', 'functions/http/users/a.ts'),
+    ).toBeDefined();
+    expect(
+      judge('an entry file', 'shared/domain/users/create-user.ts', 'functions/http/users/a.ts'),
+    ).toBeUndefined();
+  });
+
+  it('sees every import form, a bare side-effect import included', () => {
+    const text = [
+      "import { a } from './named.ts';",
+      "export { b } from './reexported.ts';",
+      "const c = await import('./dynamic.ts');",
+      "import './side-effect.ts';",
+      "  import '@scope/package';",
+    ].join('\n');
+    expect(importsOf('shared/http/x.ts', text)).toEqual([
+      'shared/http/named.ts',
+      'shared/http/reexported.ts',
+      'shared/http/dynamic.ts',
+      'shared/http/side-effect.ts',
+      '@scope/package',
+    ]);
   });
 });
