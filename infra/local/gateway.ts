@@ -78,7 +78,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       response.writeHead(204, {
         ...cors,
         'access-control-allow-methods': 'GET,POST,PUT,DELETE,OPTIONS',
-        'access-control-allow-headers': 'authorization,content-type,x-requested-with',
+        'access-control-allow-headers':
+          'authorization,content-type,x-requested-with,x-request-id,idempotency-key,if-none-match',
         'access-control-max-age': '600',
       });
       response.end();
@@ -286,7 +287,7 @@ function corsHeaders(origin: string | undefined, allowed: readonly string[]): Re
   if (!allowed.includes('*') && !allowed.includes(origin)) return {};
   return {
     'access-control-allow-origin': allowed.includes('*') ? '*' : origin,
-    'access-control-expose-headers': 'x-request-id',
+    'access-control-expose-headers': 'x-request-id,etag,idempotent-replayed,retry-after',
     vary: 'origin',
   };
 }

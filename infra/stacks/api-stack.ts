@@ -81,9 +81,11 @@ export class ApiStack extends Stack {
           apigw.CorsHttpMethod.DELETE,
           apigw.CorsHttpMethod.OPTIONS,
         ],
-        allowHeaders: ['authorization', 'content-type', 'x-request-id'],
-        // Clients correlate their reports with our logs through this header.
-        exposeHeaders: ['x-request-id'],
+        // `idempotency-key` makes writes retry-safe, `if-none-match` revalidates reads (issue 24).
+        allowHeaders: ['authorization', 'content-type', 'x-request-id', 'idempotency-key', 'if-none-match'],
+        // Clients correlate their reports with our logs through `x-request-id`; scripts read the validator, the
+        // replay mark and when to try again.
+        exposeHeaders: ['x-request-id', 'etag', 'idempotent-replayed', 'retry-after'],
         maxAge: Duration.hours(1),
       },
     });

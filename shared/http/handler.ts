@@ -7,13 +7,15 @@ import type {
 import * as v from 'valibot';
 import { API_BASE_PATH } from '../catalogue/types.ts';
 import { env } from '../config/env.ts';
-import type { Operation, OperationInput, OperationResponse } from '../contracts/operation.ts';
+import type { ErrorEnvelope, Operation, OperationInput, OperationResponse } from '../contracts/operation.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { Authentication, Caller } from '../domain/auth/index.ts';
 import { beginInvocation, endInvocation } from '../observability/invocation.ts';
 import { logger } from '../observability/logger.ts';
 import { authenticationFromContext } from './auth-context.ts';
 import { type FormParser, formOrJsonBodyParser, jsonBodyParser } from './body-parsers.ts';
+import { withEntityTag } from './conditional-get.ts';
+import { idempotencyKeyOf, runIdempotent } from './idempotency.ts';
 import { errorBody, jsonResponse, textResponse } from './responses.ts';
 import { validatePart } from './validation.ts';
 
@@ -45,6 +47,10 @@ export interface AuthenticatedContext extends RequestContext {
 type Internal = {
   authentication: Authentication;
   input: { params: unknown; query: unknown; body: unknown };
+  /** The body as received, before parsing (what an `Idempotency-Key` replay compares). */
+  rawBody: string | undefined;
+  /** The write's `Idempotency-Key`, validated; undefined when none was sent. */
+  idempotencyKey: string | undefined;
   [key: string]: unknown;
 };
 
@@ -61,13 +67,16 @@ const SERVICE_UNAVAILABLE = new AppError(
   'service_unavailable',
   503,
   'The service is temporarily unavailable. Try again.',
+  {},
+  { retryAfterSeconds: 5 },
 );
 
 /**
  * The one handler factory for authenticated routes. Every entry file is
  * `export const handler = httpHandler(contract, (input, ctx) => useCase(...))`; everything else lives here:
  * request id and logs, authentication state → 401/403, JSON body parsing, contract validation of path, query and
- * body, response validation (local and tests), and the error envelope, registered last so it sees every error.
+ * body, response validation (local and tests), `Idempotency-Key` replays of writes (idempotency.ts), `ETag` and
+ * 304 on reads (conditional-get.ts), and the error envelope, registered last so it sees every error.
  */
 export function httpHandler<O extends Operation>(
   operation: O,
@@ -114,6 +123,8 @@ function build<O extends Operation>(
       before: function beginObservation(request: Request) {
         request.event.internal = request.internal;
         request.internal.input = { params: undefined, query: undefined, body: undefined };
+        request.internal.rawBody = request.event.body;
+        request.internal.idempotencyKey = undefined;
         beginInvocation(operation.operationId, request.context, {
           requestId: request.event.requestContext.requestId,
           operationId: operation.operationId,
@@ -162,49 +173,84 @@ function build<O extends Operation>(
             : undefined,
           body: operation.body ? validatePart(operation.body, event.body ?? {}) : undefined,
         };
+        request.internal.idempotencyKey = idempotencyKeyOf(event.requestContext.http.method, event.headers);
       },
     })
     .use({
       onError: function renderError(request: Request) {
         const error = request.error;
-        const appError = isAppError(error) ? error : INTERNAL_ERROR;
         if (!isAppError(error)) {
           logger.error('unhandled error', { error, operationId: operation.operationId });
         }
-        const extraHeaders: Record<string, string> =
-          appError.code === 'invalid_credentials'
-            ? { 'www-authenticate': 'Basic realm="community"' }
-            : appError === SERVICE_UNAVAILABLE
-              ? { 'cache-control': 'no-store' } // a passing outage must never be answered from a cache
-              : appError.retryAfterSeconds !== undefined
-                ? { 'retry-after': String(appError.retryAfterSeconds) }
-                : {};
-        request.response = jsonResponse(
-          appError.status,
-          errorBody(appError, envelope),
+        request.response = errorResponse(
+          error,
+          envelope,
           request.event.requestContext.requestId,
           isAuthenticated(request.internal),
-          extraHeaders,
         );
       },
     })
-    .handler(async (event) => {
+    .handler(async (event, context) => {
       const base: RequestContext = {
         requestId: event.requestContext.requestId,
         location: locationOf(event, operation),
       };
-      const body = await run(event.internal.input as OperationInput<O>, event.internal, base);
-      if (env().VALIDATE_RESPONSES === 'true') assertResponse(operation, body);
-      if (operation.textResponse && typeof body === 'string') {
-        return textResponse(operation.successStatus ?? 200, body, base.requestId, operation.textResponse);
+      const authenticated = isAuthenticated(event.internal);
+      const execute = async (): Promise<HttpResult> => {
+        const body = await run(event.internal.input as OperationInput<O>, event.internal, base);
+        if (env().VALIDATE_RESPONSES === 'true') assertResponse(operation, body);
+        if (operation.textResponse && typeof body === 'string') {
+          return textResponse(operation.successStatus ?? 200, body, base.requestId, operation.textResponse);
+        }
+        return jsonResponse(operation.successStatus ?? 200, body, base.requestId, authenticated);
+      };
+      const { idempotencyKey, authentication } = event.internal;
+      if (idempotencyKey !== undefined && authentication.state === 'authenticated') {
+        return runIdempotent(
+          {
+            callerId: authentication.caller.id,
+            key: idempotencyKey,
+            method: event.requestContext.http.method,
+            path: event.rawQueryString ? `${event.rawPath}?${event.rawQueryString}` : event.rawPath,
+            rawBody: event.internal.rawBody,
+            requestId: base.requestId,
+            context,
+          },
+          // The first answer is kept whatever it is, the contract's errors included (a retried 403 stays a 403).
+          async () => {
+            try {
+              return await execute();
+            } catch (error) {
+              if (!isAppError(error)) throw error;
+              return errorResponse(error, envelope, base.requestId, authenticated);
+            }
+          },
+        );
       }
-      return jsonResponse(
-        operation.successStatus ?? 200,
-        body,
-        event.requestContext.requestId,
-        isAuthenticated(event.internal),
-      );
+      const result = await execute();
+      return event.requestContext.http.method === 'GET'
+        ? withEntityTag(result, event.headers?.['if-none-match'])
+        : result;
     });
+}
+
+/** The contract's envelope for an error: AppErrors as they say, anything else a 500 that tells nothing. */
+function errorResponse(
+  error: unknown,
+  envelope: ErrorEnvelope,
+  requestId: string,
+  authenticated: boolean,
+): HttpResult {
+  const appError = isAppError(error) ? error : INTERNAL_ERROR;
+  const extraHeaders: Record<string, string> = {
+    ...(appError.code === 'invalid_credentials' ? { 'www-authenticate': 'Basic realm="community"' } : {}),
+    // A passing outage must never be answered from a cache.
+    ...(appError === SERVICE_UNAVAILABLE ? { 'cache-control': 'no-store' } : {}),
+    ...(appError.retryAfterSeconds !== undefined
+      ? { 'retry-after': String(appError.retryAfterSeconds) }
+      : {}),
+  };
+  return jsonResponse(appError.status, errorBody(appError, envelope), requestId, authenticated, extraHeaders);
 }
 
 function locationOf(event: HttpEvent, operation: Operation): RequestLocation {

@@ -3,9 +3,12 @@ import type { ErrorEnvelope, TextResponse } from '../contracts/operation.ts';
 import type { AppError } from '../errors/app-error.ts';
 import { clip, MAX_ERROR_BODY_BYTES } from './echo-limits.ts';
 
+export const AUTHENTICATED_CACHE_CONTROL = 'private, no-cache';
+
 /**
  * Every response carries these (decisions.md, "Web clients"): JSON content type, nosniff, the gateway's request
- * id, and `cache-control: no-store` when the caller was authenticated. CORS headers are the gateway's job.
+ * id, and, when the caller was authenticated, `cache-control: private, no-cache` (issue 24: a client may keep the
+ * answer and revalidates it with its `ETag`; no shared cache stores it). CORS headers are the gateway's job.
  */
 export function jsonResponse(
   statusCode: number,
@@ -20,7 +23,7 @@ export function jsonResponse(
       'content-type': 'application/json; charset=utf-8',
       'x-content-type-options': 'nosniff',
       'x-request-id': requestId,
-      ...(authenticated ? { 'cache-control': 'no-store' } : {}),
+      ...(authenticated ? { 'cache-control': AUTHENTICATED_CACHE_CONTROL } : {}),
       ...extraHeaders,
     },
     body: JSON.stringify(body),

@@ -30,7 +30,7 @@ function expectCommonHeaders(response: ApiResponse, authenticated: boolean) {
   expect(response.headers.get('x-request-id')).toMatch(/\S+/);
   expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-  if (authenticated) expect(response.headers.get('cache-control')).toBe('no-store');
+  if (authenticated) expect(response.headers.get('cache-control')).toBe('private, no-cache');
   else expect(response.headers.get('cache-control')).toBeNull();
 }
 
@@ -197,6 +197,8 @@ describe('headers and CORS', () => {
     expect(response.headers.get('access-control-expose-headers')).toMatch(/x-request-id/i);
     expect(response.headers.get('access-control-allow-methods')).toMatch(/GET/);
     expect(response.headers.get('access-control-allow-headers')).toMatch(/authorization/i);
+    expect(response.headers.get('access-control-allow-headers')).toMatch(/idempotency-key/i);
+    expect(response.headers.get('access-control-allow-headers')).toMatch(/if-none-match/i);
   });
 
   it('sends CORS headers on ordinary answers to a cross-origin caller', async () => {
@@ -208,6 +210,7 @@ describe('headers and CORS', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toMatch(/^(\*|https:\/\/app\.example\.com)$/);
     expect(response.headers.get('access-control-expose-headers')).toMatch(/x-request-id/i);
+    expect(response.headers.get('access-control-expose-headers')).toMatch(/etag/i);
     expectCommonHeaders(response, true);
   });
 

@@ -1,10 +1,8 @@
-import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AccessLevel, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
-import { CONTRACTS } from '../../shared/contracts/index.ts';
-import type { Operation } from '../../shared/contracts/operation.ts';
 import { type ApiResponse, api, createTestUser, type TestUser, uniqueLogin } from '../support/api.ts';
+import { bodyFor, contractOf, pathOf, SAMPLE_QUERIES } from '../support/contract-samples.ts';
 
 /**
  * The permission matrix over EVERY catalogued route (docs/ARCHITECTURE.md §4), so a new route is covered the moment
@@ -21,9 +19,6 @@ import { type ApiResponse, api, createTestUser, type TestUser, uniqueLogin } fro
  * from the contract (or `SAMPLE_BODIES` when the derivation cannot satisfy a format), so validation (which, as in
  * WordPress, runs before the permission check) never masks the permission decision.
  */
-// biome-ignore lint/suspicious/noExplicitAny: walking generated JSON Schema.
-type Json = Record<string, any>;
-
 const RESTRICTED: ReadonlySet<AccessLevel> = new Set([
   'administrator',
   'community_admin',
@@ -34,65 +29,8 @@ const RESTRICTED: ReadonlySet<AccessLevel> = new Set([
 /** Levels a community admin always passes, whatever the resource (decisions.md: global admin acts as space admin). */
 const ADMIN_PASSES: ReadonlySet<AccessLevel> = RESTRICTED;
 
-/** Bodies the derivation below cannot produce (formats, cross-field rules), by operation id. */
-const SAMPLE_BODIES: Readonly<Record<string, unknown>> = {
-  createInvitation: { space_id: '1', email: 'matrix@example.com' },
-};
-/** Required query parameters of role-restricted routes, so validation does not answer first. */
-const SAMPLE_QUERIES: Readonly<Record<string, Record<string, string>>> = {
-  searchSpaceUsers: { space_id: '1' },
-};
-
 const protectedRoutes = ROUTES.filter((route) => route.access !== 'public') as readonly RouteEntry[];
 const restrictedRoutes = protectedRoutes.filter((route) => RESTRICTED.has(route.access));
-
-const pathOf = (route: RouteEntry) => route.path.replace(/\{[^}]+\}/g, '1');
-const contractOf = (route: RouteEntry): Operation => {
-  const contract = CONTRACTS[route.operationId];
-  if (!contract) throw new Error(`no contract for ${route.operationId}`);
-  return contract;
-};
-
-/** The smallest value a JSON Schema accepts, as far as can be told without a validator. */
-function sample(schema: Json | undefined): unknown {
-  if (!schema || typeof schema !== 'object') return null;
-  if ('const' in schema) return schema.const;
-  if (Array.isArray(schema.enum)) return schema.enum[0];
-  if (Array.isArray(schema.anyOf)) return sample(schema.anyOf[0]);
-  if (Array.isArray(schema.oneOf)) return sample(schema.oneOf[0]);
-  if (Array.isArray(schema.allOf))
-    return Object.assign({}, ...schema.allOf.map((part: Json) => sample(part)));
-  switch (schema.type) {
-    case 'object': {
-      const result: Record<string, unknown> = {};
-      for (const name of (schema.required as string[] | undefined) ?? [])
-        result[name] = sample(schema.properties?.[name]);
-      return result;
-    }
-    case 'array':
-      return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items));
-    case 'string':
-      return 'x'.repeat(Math.max(1, schema.minLength ?? 1));
-    case 'integer':
-    case 'number':
-      return Math.max(1, schema.minimum ?? 1);
-    case 'boolean':
-      return false;
-    case 'null':
-      return null;
-    default:
-      return null;
-  }
-}
-
-function bodyFor(route: RouteEntry): unknown {
-  if (route.operationId in SAMPLE_BODIES) return SAMPLE_BODIES[route.operationId];
-  const contract = contractOf(route);
-  if (!contract.body || contract.bodyKind === 'multipart') return undefined;
-  return sample(
-    toJsonSchema(contract.body, { errorMode: 'ignore', typeMode: 'input', target: 'draft-2020-12' }) as Json,
-  );
-}
 
 function expectError(response: ApiResponse, route: RouteEntry, status: number, code: string) {
   expect(response.status, `${route.method} ${route.path}: ${response.text}`).toBe(status);

@@ -212,7 +212,7 @@ describe('request bodies', () => {
       });
       expect(response.status, `${rawBody}: ${response.text}`).toBe(400);
       expect(response.body).toMatchObject({ code: 'rest_invalid_json', data: { status: 400 } });
-      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('cache-control')).toBe('private, no-cache');
     }
   });
 
@@ -242,7 +242,7 @@ describe('request bodies', () => {
       data: { status: 415 },
     });
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('cache-control')).toBe('private, no-cache');
   });
 
   it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8'])(

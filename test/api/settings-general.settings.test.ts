@@ -125,7 +125,7 @@ describe('GET /admin/general', () => {
     expect(response.body.user_registration_enable_url).toBe('');
     // The administrator role is left out: administrators always have access.
     expect(response.body.user_roles).toEqual({ member: 'Member' });
-    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('cache-control')).toBe('private, no-cache');
   });
 
   it('is for community admins and host super admins only', async () => {

@@ -58,7 +58,9 @@ describe.each(['real', 'synthetic'] as const)('API stack (%s catalogue)', (catal
   it('should answer CORS preflight exposing x-request-id, throttle and log the default stage', () => {
     templates.api.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: {
-        ExposeHeaders: ['x-request-id'],
+        // Issue 24: scripts send an Idempotency-Key and If-None-Match, and read the validator and replay mark.
+        AllowHeaders: Match.arrayWith(['idempotency-key', 'if-none-match']),
+        ExposeHeaders: ['x-request-id', 'etag', 'idempotent-replayed', 'retry-after'],
         AllowOrigins: [...stageConfig('dev', {}).corsOrigins],
       },
     });

@@ -62,6 +62,7 @@ function expectUnavailable(response: Awaited<ReturnType<typeof get>>) {
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   expect(response.headers.get('x-request-id')).toMatch(/\S+/);
   expect(response.headers.get('cache-control')).toBe('no-store');
+  expect(response.headers.get('retry-after')).toBe('5');
   expect(response.headers.get('www-authenticate')).toBeNull();
 }
 

@@ -105,7 +105,9 @@ describe('local gateway', () => {
   it('adds CORS headers for an allowed origin only, and answers preflights itself', async () => {
     const allowed = await call('/things/1', { headers: { origin: 'https://app.example' } });
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example');
-    expect(allowed.headers.get('access-control-expose-headers')).toBe('x-request-id');
+    expect(allowed.headers.get('access-control-expose-headers')).toBe(
+      'x-request-id,etag,idempotent-replayed,retry-after',
+    );
     const other = await call('/things/1', { headers: { origin: 'https://evil.example' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
 

@@ -185,6 +185,7 @@ describe('OpenAPI generator', () => {
       '409',
       '413',
       '415',
+      '422',
       '429',
       '500',
       '503',
@@ -218,7 +219,11 @@ describe('OpenAPI generator', () => {
     expect(error).toEqual({
       allOf: [
         { $ref: '#/components/schemas/ErrorEnvelope' },
-        { type: 'object', properties: { code: { type: 'string', enum: ['duplicate'] } }, required: ['code'] },
+        {
+          type: 'object',
+          properties: { code: { type: 'string', enum: ['duplicate', 'request_in_progress'] } },
+          required: ['code'],
+        },
       ],
     });
     expect(document.components.schemas.ErrorEnvelope.required).toEqual(['code', 'message', 'data']);
@@ -297,7 +302,7 @@ describe('OpenAPI generator', () => {
   it('public routes have no security and no automatic 400/401/403', () => {
     const get = op('/spaces/{space_id}/things', 'get');
     expect(get.security).toEqual([]);
-    expect(Object.keys(get.responses)).toEqual(['200', '413', '429', '500', '503']);
+    expect(Object.keys(get.responses)).toEqual(['200', '304', '413', '429', '500', '503']);
     // Only the gateway answers 503 here: its response, by reference.
     expect(get.responses['503']).toEqual({ $ref: '#/components/responses/GatewayTimeout' });
     expect(get.description).toBe('Public.\n\nAccess: Public: no credentials needed.');
@@ -495,5 +500,45 @@ describe('the real document', () => {
         json ? ['rest_unsupported_media_type'] : undefined,
       );
     }
+  });
+
+  it('documents Idempotency-Key, the replay mark, 409 and 422 on every write, and how long a key lives', () => {
+    const writes = ROUTES.filter((entry) => entry.method !== 'GET');
+    expect(writes.length).toBeGreaterThan(20);
+    for (const entry of writes) {
+      const operation = real.paths[entry.path][entry.method.toLowerCase()];
+      const where = entry.operationId;
+      const key = operation.parameters.find((parameter: Json) => parameter.name === 'Idempotency-Key');
+      expect(key, where).toMatchObject({ in: 'header', required: false });
+      expect(key.description, where).toContain('24 hours');
+      expect(key.schema, where).toMatchObject({ minLength: 1, maxLength: 255 });
+      const success = operation.responses[String(CONTRACTS[entry.operationId]?.successStatus ?? 200)];
+      expect(success.headers['idempotent-replayed'], where).toEqual({
+        $ref: '#/components/headers/IdempotentReplayed',
+      });
+      expect(operation.responses['409']['x-error-codes'], where).toContain('request_in_progress');
+      expect(operation.responses['409'].headers['retry-after'], where).toBeDefined();
+      expect(operation.responses['422']['x-error-codes'], where).toContain('idempotency_key_reused');
+      expect(operation.responses['503'].headers['retry-after'], where).toBeDefined();
+    }
+  });
+
+  it('documents If-None-Match, ETag and 304 on every read', () => {
+    const reads = ROUTES.filter((entry) => entry.method === 'GET');
+    for (const entry of reads) {
+      const operation = real.paths[entry.path].get;
+      expect(
+        operation.parameters.find((parameter: Json) => parameter.name === 'If-None-Match'),
+        entry.operationId,
+      ).toMatchObject({ in: 'header', required: false });
+      expect(operation.responses['200'].headers.etag, entry.operationId).toEqual({
+        $ref: '#/components/headers/ETag',
+      });
+      expect(operation.responses['304'], entry.operationId).toEqual({
+        $ref: '#/components/responses/NotModified',
+      });
+      expect(operation.responses['409'], entry.operationId).toBeUndefined();
+    }
+    expect(real.components.responses.NotModified.headers.etag).toEqual({ $ref: '#/components/headers/ETag' });
   });
 });

@@ -46,23 +46,24 @@ export async function createInvitation(
   caller: Caller,
   input: NewInvitation,
 ): Promise<{ invitation: Invitation; message: string }> {
-  const { space, membership } = await findSpaceWithMembership(input.space_id, caller.id);
+  const email = input.email.trim().toLowerCase();
+  // Independent reads in one round: the space and the caller's role, the invited address's account, the inviter.
+  const [{ space, membership }, inviteeId, inviter] = await Promise.all([
+    findSpaceWithMembership(input.space_id, caller.id),
+    findUserIdByEmail(email),
+    findUserById(caller.id),
+  ]);
   if (!isSpaceModerator(caller, membership)) {
     throw forbidden('Sorry, you are not allowed to invite to this space.');
   }
   if (!space) throw notFound('not_found', 'No space has this id.');
-  const email = input.email.trim().toLowerCase();
-  const inviteeId = await findUserIdByEmail(email);
+  if (!inviter) throw new Error(`The caller ${caller.id} has no user item`);
   if (inviteeId !== undefined && (await findMembership(space.id, inviteeId))) throw alreadyMember();
 
   const guard: GuardRef = { spaceId: space.id, inviterId: caller.id, email };
-  const claimId = await claimOrWait(guard);
-  const inviter = await findUserById(caller.id);
-  if (!inviter) {
-    await releaseQuietly(guard, claimId);
-    throw new Error(`The caller ${caller.id} has no user item`);
-  }
-  const invitation = await sendAndStore(guard, claimId, space, inviter, input.invitee_name?.trim() ?? '');
+  // The id beside the claim (one round): a refused claim leaves a gap in the ids, never a reuse.
+  const [claimId, id] = await Promise.all([claimOrWait(guard), nextId('invitation')]);
+  const invitation = await sendAndStore(guard, claimId, id, space, inviter, input.invitee_name?.trim() ?? '');
   if (inviteeId !== undefined) await notifyInvitee(inviteeId, invitation, space, inviter);
   return {
     invitation: toInvitation(invitation, space, inviter),
@@ -91,18 +92,12 @@ async function claimOrWait(guard: GuardRef): Promise<string> {
 async function sendAndStore(
   guard: GuardRef,
   claimId: string,
+  id: number,
   space: SpaceItem,
   inviter: UserItem,
   inviteeName: string,
 ): Promise<InvitationItem> {
   const token = newInvitationToken();
-  let id: number;
-  try {
-    id = await nextId('invitation');
-  } catch (error) {
-    await releaseQuietly(guard, claimId);
-    throw error;
-  }
   try {
     await sendMail(composeInvitationMail({ to: guard.email, inviteeName, space, inviter, token }));
   } catch (error) {

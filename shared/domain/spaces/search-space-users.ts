@@ -45,18 +45,24 @@ export async function searchSpaceUsers(
   caller: Caller,
   query: { space_id: number; search?: string | undefined },
 ): Promise<SpaceUserSearch> {
-  const { space, membership } = await findSpaceWithMembership(query.space_id, caller.id);
+  const prefix = query.search?.trim().toLowerCase() || undefined;
+  // The space check and the first index page are independent: one round for both (a refused caller costs a page).
+  const pages = userIdsByNamePrefix(prefix, ENTRIES_PER_PAGE)[Symbol.asyncIterator]();
+  const [{ space, membership }, first] = await Promise.all([
+    findSpaceWithMembership(query.space_id, caller.id),
+    pages.next(),
+  ]);
   if (!canAddMember(caller, membership)) {
     throw forbidden('Sorry, you are not allowed to add members to this space.');
   }
   if (!space) throw notFound('not_found', 'No space has this id.');
 
-  const prefix = query.search?.trim().toLowerCase() || undefined;
   const showEmail = isCommunityModerator(caller) && hasListUsers(caller);
   const seen = new Set<number>();
   const found: SpaceUserCandidate[] = [];
   let entriesRead = 0;
-  for await (const userIds of userIdsByNamePrefix(prefix, ENTRIES_PER_PAGE)) {
+  for (let page = first; !page.done; page = await pages.next()) {
+    const userIds = page.value;
     entriesRead += userIds.length;
     // A user matching on several fields has several entries, on one page or across pages: keep the first.
     const fresh: number[] = [];
@@ -65,9 +71,12 @@ export async function searchSpaceUsers(
       seen.add(id);
       fresh.push(id);
     }
-    const memberships = await findMembershipsOfUsers(space.id, fresh);
+    // Memberships and user items in one round: members' items are read for nothing, in exchange for a round.
+    const [memberships, users] = await Promise.all([
+      findMembershipsOfUsers(space.id, fresh),
+      fresh.length > 0 ? findUsersByIds(fresh) : new Map<number, UserItem>(),
+    ]);
     const outsiders = fresh.filter((id) => !memberships.has(id));
-    const users = outsiders.length > 0 ? await findUsersByIds(outsiders) : new Map<number, UserItem>();
     for (const id of outsiders) {
       const user = users.get(id);
       if (!user || (prefix !== undefined && !matches(user, prefix))) continue;
@@ -79,7 +88,10 @@ export async function searchSpaceUsers(
       });
       if (found.length === SPACE_USER_SEARCH_LIMIT) break;
     }
-    if (found.length === SPACE_USER_SEARCH_LIMIT || entriesRead >= SPACE_USER_SEARCH_MAX_ENTRIES) break;
+    if (found.length === SPACE_USER_SEARCH_LIMIT || entriesRead >= SPACE_USER_SEARCH_MAX_ENTRIES) {
+      await pages.return?.(undefined);
+      break;
+    }
   }
   return { items: found, total: found.length, page: 1, perPage: SPACE_USER_SEARCH_LIMIT };
 }

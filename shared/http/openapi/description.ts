@@ -37,8 +37,11 @@ export const API_DESCRIPTION = `HTTP API of the community platform (version \`v2
 - An operation that creates a resource answers 201; every other success answers 200.
 
 ## Headers and web clients
-- Every response carries \`x-request-id\`, \`content-type: application/json; charset=utf-8\` and \`x-content-type-options: nosniff\`; authenticated responses also carry \`cache-control: no-store\`.
-- CORS: preflight requests are answered (204) for the origins configured per stage (locally: any origin); \`x-request-id\` is exposed to scripts.
+- Every response carries \`x-request-id\`, \`content-type: application/json; charset=utf-8\` and \`x-content-type-options: nosniff\`; authenticated responses also carry \`cache-control: private, no-cache\` (a client may keep them and must revalidate; no shared cache stores them). The 503 \`service_unavailable\` says \`cache-control: no-store\`.
+- **Conditional reads**: every successful GET carries a strong \`ETag\` (a hash of the exact body the caller receives, so two callers who see different bodies never share a tag). Send it back in \`If-None-Match\`: while the body is unchanged the answer is 304 with no body and the same \`ETag\`; after a change the caller can see, 200 with a new tag.
+- **Retry-safe writes**: every POST, PUT and DELETE takes an optional \`Idempotency-Key\` header (1–255 visible ASCII characters, else 400 \`rest_invalid_param\` naming \`Idempotency-Key\`), scoped to the caller and kept 24 hours. A repeat with the same key, method, path and body answers the first response (status, body and headers) again without running, with \`Idempotent-Replayed: true\`; the same key with another method, path or body is 422 \`idempotency_key_reused\`; a repeat while the first is still running is 409 \`request_in_progress\` with \`Retry-After\`. A first answer of 5xx or 429 is not kept, so a retry runs. Keys of different callers never collide.
+- \`Retry-After\` (seconds) comes with every 429 and 503 the API answers, and with 409 \`request_in_progress\`.
+- CORS: preflight requests are answered (204) for the origins configured per stage (locally: any origin); \`Idempotency-Key\` and \`If-None-Match\` are allowed request headers; \`x-request-id\`, \`ETag\`, \`Idempotent-Replayed\` and \`Retry-After\` are exposed to scripts.
 
 ## Text
 - \`message\` fields are Markdown; \`*_rendered\` fields are sanitized HTML.

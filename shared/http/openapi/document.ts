@@ -11,6 +11,14 @@ import {
   RETRY_AFTER_HEADER,
   withGatewayStatuses,
 } from './gateway-answers.ts';
+import {
+  idempotencyErrors,
+  isWrite,
+  NOT_MODIFIED_RESPONSE,
+  RETRY_SAFETY_HEADERS,
+  retrySafetyParameter,
+  retrySafetySuccessHeaders,
+} from './retry-safety.ts';
 import { type JsonObject, toSchema } from './schema.ts';
 
 /**
@@ -99,16 +107,19 @@ export function buildOpenApiDocument(
           schema: { type: 'string' },
         },
         CacheControl: {
-          description: '`no-store` on every response to an authenticated caller.',
-          schema: { type: 'string', const: 'no-store' },
+          description:
+            '`private, no-cache` on every response to an authenticated caller (keep it, revalidate it with its ' +
+            '`ETag`; no shared cache stores it); `no-store` on 503 `service_unavailable`.',
+          schema: { type: 'string', enum: ['private, no-cache', 'no-store'] },
         },
+        ...RETRY_SAFETY_HEADERS,
         RetryAfter: RETRY_AFTER_HEADER,
         WwwAuthenticate: {
           description: 'Sent with `invalid_credentials`.',
           schema: { type: 'string', const: 'Basic realm="community"' },
         },
       },
-      responses: gatewayResponseComponents(),
+      responses: { ...gatewayResponseComponents(), NotModified: NOT_MODIFIED_RESPONSE },
       schemas,
     },
     'x-gateway-responses': gatewayResponseIndex(),
@@ -138,6 +149,8 @@ function describeOperation(
   const parameters = [
     ...parametersOf(operation.params, 'path', schemas, prefix),
     ...parametersOf(operation.query, 'query', schemas, prefix),
+    // Writes take `Idempotency-Key` (authenticated ones: keys are the caller's), reads `If-None-Match`.
+    ...(isWrite(route.method) && !authenticated ? [] : [retrySafetyParameter(route.method)]),
   ];
 
   const described: JsonObject = {
@@ -196,6 +209,10 @@ function describeOperation(
       'service_unavailable',
       'The credentials could not be checked (a store is unreachable); nothing was done. Try again.',
     );
+    if (isWrite(route.method)) {
+      idempotencyErrors(addError);
+      addError(503, 'service_unavailable', 'The `Idempotency-Key` store could not be read or written.');
+    }
   }
   addError(500, 'internal_error', 'An unexpected failure (logged, never detailed).');
 
@@ -203,7 +220,10 @@ function describeOperation(
   const responses: JsonObject = {
     [String(successStatus)]: {
       description: operation.summary,
-      headers: successHeaders(authenticated),
+      headers: {
+        ...successHeaders(authenticated),
+        ...(isWrite(route.method) && !authenticated ? {} : retrySafetySuccessHeaders(route.method)),
+      },
       content: {
         [successMediaType(operation)]: {
           schema: toSchema(operation.response, schemas, `${prefix}_response`),
@@ -218,6 +238,7 @@ function describeOperation(
     );
     responses[String(status)] = errorResponse(status, codes, envelope, authenticated, schemas);
   }
+  if (!isWrite(route.method)) responses['304'] = { $ref: '#/components/responses/NotModified' };
   described.responses = withGatewayStatuses(responses);
   return described;
 }
@@ -257,6 +278,8 @@ function errorResponse(
   if (authenticated && status !== 401) headers['cache-control'] = HEADER_REFS.cacheControl;
   if (codes.some((entry) => entry.code === 'invalid_credentials'))
     headers['www-authenticate'] = HEADER_REFS.wwwAuthenticate;
+  if (status === 429 || status === 503 || codes.some((entry) => entry.code === 'request_in_progress'))
+    headers['retry-after'] = { $ref: '#/components/headers/RetryAfter' };
   return {
     description: codes.map((entry) => `\`${entry.code}\`: ${entry.description}`).join('\n\n'),
     'x-error-codes': codes.map((entry) => entry.code),

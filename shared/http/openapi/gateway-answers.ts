@@ -25,7 +25,8 @@ export const GATEWAY_ERROR_SCHEMA: JsonObject = {
 };
 
 export const RETRY_AFTER_HEADER: JsonObject = {
-  description: "Seconds to wait before trying again, when the answer says (the API's own 429 always does).",
+  description:
+    "Seconds to wait before trying again. The API's own 429, 503 and 409 `request_in_progress` always carry it; the gateway's own answers may not.",
   schema: { type: 'integer', minimum: 1 },
 };
 
