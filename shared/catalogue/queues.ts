@@ -65,13 +65,24 @@ export const QUEUES = [
       secrets: ['buddypressSource'],
       sourceUploads: 'read',
     },
-    nativeModules: ['sharp'],
+    nativeModules: ['sharp', 'mysql2'],
     batchSize: 1,
     timeoutSeconds: 300,
     maxReceiveCount: 3,
     maxConcurrency: 4,
     // Minutes of writes per chunk, for hours: never more than these four at once, whatever else happens.
     reservedConcurrency: 4,
+  },
+  {
+    // A deleted topic's feeds: DELETE /admin/topics/{id} removes the topic (reads treat it as gone at once) and
+    // leaves the detaching here, 1 000 links per message, so the request's time does not grow with its feeds.
+    name: 'topics',
+    entry: 'functions/workers/detach-topic.ts',
+    grants: { table: 'readWrite', sendTo: ['topics'] },
+    batchSize: 1,
+    timeoutSeconds: 60,
+    maxReceiveCount: 5,
+    maxConcurrency: 2,
   },
 ] as const satisfies readonly QueueEntryOf<string, string, SecretName>[];
 

@@ -23,6 +23,7 @@ export const GLOBAL_INDEXES = [
     patterns: [
       'notifications of a recipient, newest first (all on the notification item; one type on its type copy)',
       'topics in display order (serial, id)',
+      'topics whose title contains a trigram, in display order (title search; a third of the trigrams)',
       "feeds of an author, newest first (on the post's listing entry)",
       'comments of an author, newest first',
       'quiz submissions of a course by time, one result range each (attempt slot); of a lesson (id pointer)',
@@ -41,6 +42,7 @@ export const GLOBAL_INDEXES = [
       'members of a space by role',
       'comments of a feed, oldest first',
       'topics under one parent in display order',
+      'topics whose title contains a trigram, in display order (title search; a third of the trigrams)',
       'quiz submissions of a course by score, one result range each (attempt slot); of a lesson (id pointer)',
       'media of an uploader attached to one object source',
     ],
@@ -57,6 +59,7 @@ export const GLOBAL_INDEXES = [
       'media of an uploader by MIME type',
       'comments on the lessons of a course, newest first',
       'topics with one status in display order',
+      'topics whose title contains a trigram, in display order (title search; a third of the trigrams)',
       "all published feeds, newest first (sparse timeline over 4 shards FEEDS#<n> on the post's listing entry, merged on read)",
       'quiz submissions of a course by student name, one result range each (attempt slot); of a lesson (id pointer)',
     ],

@@ -5,7 +5,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import * as v from 'valibot';
-import { API_BASE_PATH } from '../catalogue/index.ts';
+import { API_BASE_PATH } from '../catalogue/types.ts';
 import { env } from '../config/env.ts';
 import type { ErrorEnvelope, Operation, OperationInput, OperationResponse } from '../contracts/operation.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';

@@ -5,6 +5,7 @@ import { mailMessageSchema } from './mail.ts';
 import { migrationMessageSchema } from './migrations.ts';
 import { tidyNotificationsMessageSchema } from './notifications.ts';
 import { notifyMessageSchema } from './notify.ts';
+import { detachTopicMessageSchema } from './topics.ts';
 
 /**
  * The message contract of every catalogued queue. The publisher validates what it sends and the worker factory
@@ -17,6 +18,7 @@ export const QUEUE_MESSAGES = {
   notify: notifyMessageSchema,
   digest: digestMessageSchema,
   migrations: migrationMessageSchema,
+  topics: detachTopicMessageSchema,
 } as const satisfies Record<QueueName, v.GenericSchema>;
 
 export type QueueMessage<Q extends QueueName> = v.InferOutput<(typeof QUEUE_MESSAGES)[Q]>;
@@ -26,3 +28,4 @@ export type { MailMessage } from './mail.ts';
 export type { MigrationMessage } from './migrations.ts';
 export type { TidyNotificationsMessage } from './notifications.ts';
 export type { NotifyMessage } from './notify.ts';
+export type { DetachTopicMessage } from './topics.ts';

@@ -9,7 +9,15 @@ const BENCHES: Record<string, { about: string; options?: string[]; example?: str
   notifications: { about: 'notification list and unread count cost at 1 000 and 100 000 notifications' },
   'notifications-bulk': { about: 'mark-all-read and delete-all of 1 000 and 100 000 notifications' },
   feeds: { about: 'GET /feeds page 1 cost at 1 000 and 100 000 feeds, unfiltered and filtered' },
-  topics: { about: 'GET /admin/topics page 1 cost at 1 000 and 10 000 topics' },
+  topics: {
+    about:
+      'GET /admin/topics page 1 cost (lists, search) at 1 000 and 10 000 topics; DELETE of a topic on 1 000 and 10 000 feeds',
+    options: [
+      '--sizes N,N   topics measured (default 1000,10000)',
+      '--feeds N,N   feeds of each deleted topic (default 1000,10000)',
+    ],
+    example: 'npm run bench -- topics --sizes 1000,3000 --feeds 1000,3000',
+  },
   quizzes: { about: "administrators' quiz results page 1 cost at 100 and 100 000 submissions" },
   courses: { about: 'course administration and its comments at 20 and 5 000 students' },
   profiles: { about: 'profile reads of a member with 10 and with 10 000 feeds and comments' },

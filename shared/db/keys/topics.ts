@@ -27,3 +27,20 @@ export const topicStatsKey = (): ItemKey => ({ pk: 'TOPICS', sk: 'STATS' });
  */
 export const topicPostCounts = (topicId: number): ShardedAggregate =>
   shardedAggregate({ pk: `TOPIC#${topicId}`, sk: 'POSTCOUNT' }, 4);
+
+/**
+ * Title search: a topic's search entries (`TOPIC#<id>` / `SEARCH#<slot>`), each listing the topic in up to three
+ * trigram partitions (one per index, G1–G3) in display order. A trigram's topics are the union of its partition in
+ * the three indexes: the writer packs a title's trigrams three to an entry, in any index.
+ */
+export const topicSearchKey = (topicId: number, slot: number): ItemKey => ({
+  pk: `TOPIC#${topicId}`,
+  sk: `SEARCH#${String(slot).padStart(3, '0')}`,
+});
+export const TOPIC_SEARCH_INDEXES = ['GSI1', 'GSI2', 'GSI3'] as const;
+/** The topics whose lower-cased title contains `gram` (three characters), in one index, in display order. */
+export const topicsContainingGram = (gram: string, index: (typeof TOPIC_SEARCH_INDEXES)[number]): Partition =>
+  indexPartition(index, `TOPICGRAM#${gram}`);
+
+/** The marker of a deleted topic whose feeds are still being detached (by the `topics` worker). */
+export const topicDetachKey = (topicId: number): ItemKey => ({ pk: `TOPIC#${topicId}`, sk: 'DETACH' });

@@ -1,6 +1,12 @@
 import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
 import { IdTaken } from '../../db/ids.ts';
-import { topicKey, topicSlugGuardKey, topicStatsKey, topicsUnderParent } from '../../db/keys/topics.ts';
+import {
+  topicDetachKey,
+  topicKey,
+  topicSlugGuardKey,
+  topicStatsKey,
+  topicsUnderParent,
+} from '../../db/keys/topics.ts';
 import { orderSort } from '../../db/keys/sort.ts';
 import { topicPostCountKeys } from './topic-repository.ts';
 import { indexEntry } from '../../db/partition.ts';
@@ -20,10 +26,12 @@ import {
   topicCountName,
   topicStatsDeltas,
 } from './topic-item.ts';
+import { searchEntryActions } from './topic-search-entries.ts';
 
 /**
- * Topic writes (ACCESS_PATTERNS.md, "Topics"). Each is one TransactWriteItems holding the topic, its slug guard
- * and the stats counters it moves, so the counts behind `pagination.total` can never disagree with the topics.
+ * Topic writes (ACCESS_PATTERNS.md, "Topics"). Each is one TransactWriteItems holding the topic, its slug guard,
+ * the stats counters it moves and its title search entries (topic-search-entries.ts, appended last so the outcome
+ * indexes below stay put), so neither `pagination.total` nor a search can disagree with the topics.
  * Every change of an existing topic is conditioned on the `updated_at` it read (optimistic concurrency): a
  * write based on a stale read is refused and the use case re-reads. Outcomes name what refused the write.
  */
@@ -94,9 +102,10 @@ export async function insertTopic(topic: TopicItem): Promise<InsertTopicOutcome>
     statsUpdate(statsDeltas(undefined, topic)),
     ...(topic.parent_id === null ? [] : [existing(topicKey(topic.parent_id))]),
   ];
+  actions.push(...searchEntryActions(undefined, topic));
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
-  if (outcome.failed.includes(3)) return 'parent_missing';
+  if (topic.parent_id !== null && outcome.failed.includes(3)) return 'parent_missing';
   if (outcome.failed.includes(1)) return 'slug_taken';
   if (outcome.failed.includes(0)) throw new IdTaken(topic.id);
   throw new Error(`Topic ${topic.id} could not be created (conditions ${outcome.failed.join(', ')} failed)`);
@@ -138,6 +147,7 @@ export async function saveTopic(
         ),
       ) - 1;
   }
+  actions.push(...searchEntryActions(before, after));
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
   if (outcome.failed.includes(0) || outcome.failed.includes(statsIndex)) return 'changed';
@@ -193,17 +203,19 @@ export async function moveChildTopic(
     }),
     statsUpdate(statsDeltas(child, { ...child, parent_id: newParentId })),
     ...(newParentId === null ? [] : [existing(topicKey(newParentId))]),
+    ...searchEntryActions(child, { ...child, parent_id: newParentId }),
   ];
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
-  if (outcome.failed.includes(2)) return 'parent_missing';
+  if (newParentId !== null && outcome.failed.includes(2)) return 'parent_missing';
   return 'changed';
 }
 
 /**
- * Deletes a topic as read: the topic (conditioned on its `updated_at`), its slug guard and its counters, on the
- * condition that it has no children left (its `parent:<id>` counter is 0), so a child created concurrently is
- * never orphaned. `has_children_or_changed`: adopt the children and re-read, then retry.
+ * Deletes a topic as read: the topic (conditioned on its `updated_at`), its slug guard, its counters and search
+ * entries, on the condition that it has no children left (its `parent:<id>` counter is 0), so a child created
+ * concurrently is never orphaned; and puts its detach marker (`topicDetachKey`), which stays until the `topics`
+ * worker has detached it from every feed. `has_children_or_changed`: adopt the children and re-read, then retry.
  */
 export async function removeTopic(topic: TopicItem): Promise<'written' | 'has_children_or_changed'> {
   const children = topicCountName({ parentId: topic.id });
@@ -220,6 +232,8 @@ export async function removeTopic(topic: TopicItem): Promise<'written' | 'has_ch
     }),
     // Its posts_count shards go with it (a feed write counting under it is cancelled from here on).
     ...topicPostCountKeys(topic.id).map((key) => deleteAction(key)),
+    putAction({ ...topicDetachKey(topic.id), entity: 'topic_detach', topic_id: topic.id }),
+    ...searchEntryActions(topic, undefined),
   ];
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
