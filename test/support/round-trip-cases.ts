@@ -169,7 +169,7 @@ export function roundTripCases(w: World): Record<string, RoundTripCase> {
       if (!posted.ok) throw new Error(`bucket POST ${posted.status}`);
       return api('POST', `/media/${id}/complete`, { as: alice });
     },
-    getMedia: () => api('GET', `/media/${w.mediaId}`, { as: bob }),
+    getMedia: () => api('GET', `/media/${w.mediaId}`, { as: alice }),
     deleteMedia: async () => {
       const { complete } = await uploadPresigned(alice, {
         bytes: await smallPng(),
