@@ -76,8 +76,15 @@ export function meterHeader(calls: readonly MeteredCall[]): string {
     shown = shown.slice(0, -1);
     text = JSON.stringify({ ...summary, calls: shown, more: listed.length - shown.length });
   }
-  return text;
+  return asciiJson(text);
 }
+
+/**
+ * A header value must be visible ASCII: every other character (a partition key may hold any text, e.g. a searched
+ * trigram) is written as the JSON escape `\uXXXX`, which JSON.parse reads back unchanged.
+ */
+const asciiJson = (text: string): string =>
+  text.replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 const round = (ms: number): number => Math.round(ms * 10) / 10;
 

@@ -158,7 +158,14 @@ function build<O extends Operation>(
     })
     .use(
       !operation.body
-        ? noBodyParser({ ignoredOn: ['GET', 'HEAD'] })
+        ? // The catch-all answers 404 rest_no_route to any request, whatever it carries: judging a body there
+          // would tell a client its body was wrong for a route that does not exist.
+          noBodyParser({
+            ignoredOn:
+              operation.operationId === 'routeNotFound'
+                ? ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+                : ['GET', 'HEAD'],
+          })
         : operation.bodyKind === 'multipart' && formParser
           ? formOrJsonBodyParser(formParser)
           : jsonBodyParser(),

@@ -3,6 +3,7 @@ import { ROUTES } from '../../shared/catalogue/index.ts';
 import { emitNotification } from '../../shared/domain/notifications/index.ts';
 import { type ApiResponse, api, createTestUser, type TestUser } from '../support/api.ts';
 import { createSpace, postFeed } from '../support/feeds.ts';
+import { waitForNotifications } from '../support/notifications.ts';
 
 /**
  * Conditional reads (issue 24): every successful GET carries a strong `ETag` of the body the caller receives;
@@ -97,6 +98,8 @@ describe('revalidation, then a change the caller can see', () => {
       objectId: 1,
       objectType: 'space',
     });
+    // The notify worker stores it a moment later: wait for it, then the old tag no longer matches.
+    await waitForNotifications(owner, (items) => items.some((item) => item.title === 'Conditional read'));
     await expectChanged(get(owner, '/notifications', tag), tag);
   });
 

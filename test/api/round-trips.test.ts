@@ -123,10 +123,11 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
   },
   // Spaces and invitations.
   searchSpaceUsers: {
-    rounds: 2,
-    reads: 4,
+    rounds: 6,
+    reads: 12,
     writes: 0,
-    why: '2 rounds; 4 reads: space, index page, memberships, users (batches of different kinds)',
+    varies: true,
+    why: 'space ∥ index page, then memberships and users; the search index lists every member of the site, so the page is read on (another index page, its memberships and users) while members of other spaces and suspended accounts are dropped (data-dependent)',
   },
   acceptInvitation: {
     rounds: 6,

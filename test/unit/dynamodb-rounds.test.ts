@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { partitionsOf } from '../../infra/local/dynamodb-meter.ts';
+import { meterHeader, partitionsOf } from '../../infra/local/dynamodb-meter.ts';
 import { callKind, roundTrips, serialRounds } from '../../infra/local/dynamodb-rounds.ts';
 
 const call = (start: number, end: number, operation = 'GetItem') => ({ operation, start, end });
@@ -76,5 +76,14 @@ describe('partition keys a call names', () => {
         ExpressionAttributeValues: { ':pk': 'FEEDS', ':skPrefix': '2024' },
       }),
     ).toEqual(['FEEDS']);
+  });
+});
+
+describe('the meter header', () => {
+  it('is visible ASCII whatever a partition key holds, and parses back to the same keys', () => {
+    const gram = 'TOPICGRAM#\u2402\u{10198}é';
+    const header = meterHeader([{ operation: 'Query', index: 'GSI1', partitions: [gram], start: 0, end: 1 }]);
+    expect(header).toMatch(/^[\x20-\x7e]*$/);
+    expect(JSON.parse(header).calls[0][2]).toBe(gram);
   });
 });
