@@ -300,9 +300,9 @@ export class ApiFunction extends Construct {
     this.setEnv('MEDIA_BUCKET', bucket.bucketName);
     this.setEnv('MEDIA_PUBLIC_BASE_URL', publicBaseUrl);
     acknowledgePattern(this.role, {
-      pattern: /^AwsSolutions-IAM5\[Resource::.*\/(pending|media)\/\*\]$/,
+      pattern: /^AwsSolutions-IAM5\[Resource::.*\/(pending|media|private)\/\*\]$/,
       reason:
-        'Object keys are generated per media item (pending/<id>, media/<id>-<random>/…); the grant is one action on one key prefix of the media bucket.',
+        'Object keys are generated per media item (pending/<id>, media/<id>-<random>/…, private/<id>-<random>/… for members-only spaces); the grant is one action on one key prefix of the media bucket.',
     });
   }
 
