@@ -3,6 +3,7 @@ import { publish } from '../../integrations/queue-publisher.ts';
 import { logger } from '../../observability/logger.ts';
 import { businessMetrics } from '../../observability/metrics.ts';
 import { nowIso } from '../dates.ts';
+import { announceStoredNotifications, storedUnreadCount } from '../live/index.ts';
 import { appLink } from '../app-link.ts';
 import { findUserById } from '../users/index.ts';
 import type { NotificationItem, NotificationType } from './notification-item.ts';
@@ -65,6 +66,9 @@ export async function emitNotification(
     item = { ...item, created_at: new Date(Math.max(Date.now(), after)).toISOString() };
   }
   businessMetrics.notificationEmitted(item.type);
+  // Live push to the recipient's open apps (best effort, never throws). Moves to onNotificationsStored with the
+  // notify worker (issue 20).
+  await announceStoredNotifications(item.user_id, [item], storedUnreadCount(item.user_id));
   if (!emission.alreadyEmailed) await enqueueMailIfWanted(item);
   return item;
 }

@@ -18,6 +18,8 @@ export {
 } from './notification-item.ts';
 export {
   findNotificationStatsOfUsers,
+  getNotificationStats,
   notificationCreationActions,
   raiseNewestCreatedAt,
 } from './notification-repository.ts';
+export { type NotificationResponse, toNotificationResponses } from './notification-mapper.ts';
