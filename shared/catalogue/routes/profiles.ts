@@ -61,7 +61,7 @@ export const PROFILE_ROUTES = [
     path: '/profile/{username}/follow',
     access: 'authenticated',
     entry: entry('follow-member'),
-    grants: { table: 'readWrite', sendTo: ['mail'] },
+    grants: { table: 'readWrite', sendTo: ['mail'], live: 'post' },
   },
   {
     operationId: 'unfollowMember',
