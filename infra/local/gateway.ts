@@ -5,7 +5,8 @@ import type {
   APIGatewayProxyStructuredResultV2,
   APIGatewayRequestAuthorizerEventV2,
 } from 'aws-lambda';
-import { API_BASE_PATH, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
+import { API_BASE_PATH, LIVE_STAGE, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
+import { attachLiveGateway, type LiveGateway, type LiveGatewayOptions } from './live-gateway.ts';
 import { catalogueRoutes, type MountedRoute } from './mounted-routes.ts';
 import { createRouteMatcher } from './route-matcher.ts';
 
@@ -41,11 +42,16 @@ export interface GatewayOptions {
    * true when it answered; false lets the request through to the API, as in the cloud.
    */
   readonly pages?: (request: IncomingMessage, url: URL, response: ServerResponse) => Promise<boolean>;
+  /** The live WebSocket API on the same port (`/live`, and its `@connections` management API). */
+  readonly live?: LiveGatewayOptions;
 }
 
 export interface Gateway {
   readonly url: string;
   readonly server: Server;
+  /** `ws://host:port/live`. */
+  readonly liveUrl: string;
+  readonly live: LiveGateway;
   close(): Promise<void>;
 }
 
@@ -64,6 +70,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       else response.end();
     });
   });
+
+  const live = attachLiveGateway(server, options.live);
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const requestId = randomUUID();
@@ -92,6 +100,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return;
     }
 
+    if (live.handleManagement(request, url, body, response)) return;
     if (await options.pages?.(request, url, response)) return;
 
     const underBase = url.pathname === API_BASE_PATH || url.pathname.startsWith(`${API_BASE_PATH}/`);
@@ -178,9 +187,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const port = typeof address === 'object' && address ? address.port : options.port;
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}${API_BASE_PATH}`,
+    liveUrl: `ws://${options.host ?? '127.0.0.1'}:${port}/${LIVE_STAGE}`,
     server,
+    live,
     close: () =>
       new Promise<void>((resolvePromise) => {
+        live.close();
         server.closeAllConnections();
         server.close(() => resolvePromise());
       }),
