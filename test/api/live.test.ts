@@ -25,9 +25,10 @@ const connectAs = async (user: TestUser) => track(await connectLive({ authorizat
 async function ticketFor(user: TestUser): Promise<string> {
   const response = await api<{ ticket: string; expires_at: string }>('POST', '/live/tickets', { as: user });
   expect(response.status, response.text).toBe(201);
-  const expiresIn = Date.parse(response.body.expires_at) - Date.now();
+  const expiresIn = Date.parse(`${response.body.expires_at}Z`) - Date.now();
   expect(expiresIn).toBeGreaterThan(50_000);
   expect(expiresIn).toBeLessThanOrEqual(60_000);
+  expect(response.body.ticket).toMatch(/^[A-Za-z0-9_-]{43}$/);
   return response.body.ticket;
 }
 

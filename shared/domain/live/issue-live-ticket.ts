@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Caller } from '../auth/index.ts';
+import { toIsoDateTime } from '../dates.ts';
 import { putLiveTicket } from './live-connection-repository.ts';
 
 /** A ticket opens one live connection within this time, once. */
@@ -17,5 +18,6 @@ export async function issueLiveTicket(caller: Caller) {
   const ticket = randomBytes(32).toString('base64url');
   const expiresAt = Date.now() + LIVE_TICKET_TTL_MS;
   await putLiveTicket(hashLiveTicket(ticket), caller.id, expiresAt);
-  return { ticket, expires_at: new Date(expiresAt).toISOString() };
+  // The contract's date-times are UTC to the second, without a zone (as every other one).
+  return { ticket, expires_at: toIsoDateTime(new Date(expiresAt).toISOString()) };
 }
