@@ -1,4 +1,4 @@
-import { type Authentication, authenticate } from '../auth/authenticate.ts';
+import { type Authentication, authenticate } from '../auth/index.ts';
 import { findUserById } from '../users/index.ts';
 import { hashLiveTicket } from './issue-live-ticket.ts';
 import { consumeLiveTicket } from './live-connection-repository.ts';
