@@ -60,7 +60,7 @@ function chainHooks(hooks: readonly ICommandHooks[]): ICommandHooks {
 /** Everything the catalogue's grants can name, as the data stack exposes it. */
 /** What a function with the catalogue grant `live` is given (infra/constructs/live-api.ts). */
 export interface LiveConnectionsAccess {
-  /** `https://<api>.execute-api.<region>.amazonaws.com/live`. */
+  /** `wss://<api>.execute-api.<region>.amazonaws.com/live` (the functions post over HTTPS to the same host). */
   readonly endpoint: string;
   /** `arn:…:execute-api:<region>:<account>:<api>/live/POST/@connections/*` and the other methods. */
   readonly connectionsArn: string;

@@ -26,7 +26,9 @@ export class LiveApi extends Construct {
     const stack = Stack.of(this);
     this.api = new apigw.WebSocketApi(this, 'Api', { apiName: `${stack.stackName}-live` });
     this.access = {
-      endpoint: `https://${this.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}/${LIVE_STAGE}`,
+      // The attribute (`wss://<api>.execute-api.<region>.amazonaws.com`), one GetAtt the local bundled mode resolves
+      // to the local gateway; the functions reach the management API on the same host over HTTPS.
+      endpoint: `${(this.api.node.defaultChild as apigw.CfnApi).attrApiEndpoint}/${LIVE_STAGE}`,
       connectionsArn: stack.formatArn({
         service: 'execute-api',
         resource: this.api.apiId,

@@ -72,9 +72,10 @@ export const FunctionEnvironmentSchema = v.object({
   OEMBED_PROVIDERS_EXTRA: optionalString,
   OEMBED_ALLOW_HOSTS: optionalString,
   /**
-   * The `@connections` management endpoint of the live (WebSocket) API, `https://<api>.execute-api.<region>.amazonaws.com/live`
-   * in the cloud, the local gateway's `http://127.0.0.1:<port>/live` locally. Set only on the functions that post to
-   * connections (catalogue grant `live`); empty elsewhere, where live announcements are skipped.
+   * The live (WebSocket) API's stage URL, whose `@connections` management API the functions post to:
+   * `wss://<api>.execute-api.<region>.amazonaws.com/live` in the cloud (posted to over HTTPS), the local gateway's
+   * `http://127.0.0.1:<port>/live` locally. Set only on the functions with the catalogue grant `live`; empty
+   * elsewhere, where live announcements are skipped.
    */
   LIVE_CONNECTIONS_ENDPOINT: optionalString,
   /** Checks every response against its contract before sending; on locally and in tests, off in production. */

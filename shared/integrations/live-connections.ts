@@ -13,7 +13,8 @@ export const liveConnectionsConfigured = (): boolean => env().LIVE_CONNECTIONS_E
 
 /** One management API client per process and endpoint, created on first use. */
 function managementClient(): ApiGatewayManagementApiClient {
-  const endpoint = env().LIVE_CONNECTIONS_ENDPOINT;
+  // CloudFormation names the API `wss://…`; its `@connections` API is the same host and stage over HTTPS.
+  const endpoint = env().LIVE_CONNECTIONS_ENDPOINT.replace(/^wss:/, 'https:').replace(/^ws:/, 'http:');
   if (!client || clientEndpoint !== endpoint) {
     client = new ApiGatewayManagementApiClient({ region: env().AWS_REGION, endpoint });
     clientEndpoint = endpoint;
