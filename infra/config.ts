@@ -42,6 +42,11 @@ export interface StageConfig {
    * `/feeds/2?comment_id=1`). Undefined = links on the API's own origin.
    */
   readonly appLinkTemplate: string | undefined;
+  /**
+   * The client app's invitation page (`INVITATION_LINK_TEMPLATE`): `{token}` is the invitation's token; the page
+   * accepts it with `POST /invitations/{token}/accept`. Undefined = the API's accept route itself.
+   */
+  readonly invitationLinkTemplate: string | undefined;
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
   /**
    * Reserved concurrency of functions that must not be starved. The authorizer runs before every protected
@@ -81,6 +86,9 @@ const STAGES: Record<StageName, StageDefaults> = {
     alarms: { email: undefined, serverErrorRatePercent: 5, functionErrors: 5 },
     corsOrigins: ['http://localhost:5173', 'https://dev.community.example.com'],
     appLinkTemplate: 'https://dev.community.example.com{path}',
+    // The API's accept route: the bundled mode runs this stage locally, where the stack answers a browser's GET of
+    // that route with a page (infra/local/app-pages.ts) and the tests read the token from the link.
+    invitationLinkTemplate: undefined,
     throttle: { rateLimit: 50, burstLimit: 100 },
     // None in dev: a dev account's quota may be 10 in all, and a reservation is also a ceiling (10 throttled every
     // burst of 20 concurrent requests in the bundled mode, each a bare 500 from the gateway).
@@ -100,6 +108,7 @@ const STAGES: Record<StageName, StageDefaults> = {
     alarms: { email: 'ops@community.example.com', serverErrorRatePercent: 1, functionErrors: 1 },
     corsOrigins: ['https://community.example.com'],
     appLinkTemplate: 'https://community.example.com{path}',
+    invitationLinkTemplate: 'https://community.example.com/invitations/{token}',
     throttle: { rateLimit: 500, burstLimit: 1000 },
     reservedConcurrency: { authorizer: 100 },
     logRetention: RetentionDays.THREE_MONTHS,

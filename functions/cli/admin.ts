@@ -17,6 +17,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'token:create': async () => (await import('./commands/token-create.ts')).tokenCreateCommand,
   'token:revoke': async () => (await import('./commands/token-revoke.ts')).tokenRevokeCommand,
   'password:revoke': async () => (await import('./commands/password-revoke.ts')).passwordRevokeCommand,
+  'user:suspend': async () => (await import('./commands/user-status.ts')).userSuspendCommand,
+  'user:activate': async () => (await import('./commands/user-status.ts')).userActivateCommand,
   import: async () => (await import('./commands/import-file.ts')).importFileCommand,
   'import:recover': async () => (await import('./commands/import-recover.ts')).importRecoverCommand,
   'settings:set': async () => (await import('./commands/settings-set.ts')).settingsSetCommand,

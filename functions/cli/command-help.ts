@@ -46,6 +46,20 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     options: ['--login L   the user (required)'],
     example: `${ADMIN} password:revoke --login alice`,
   },
+  'user:suspend': {
+    synopsis: 'user:suspend --login L',
+    about:
+      'Suspends a member: from the next request every call they make is 403 (account not active); exit 1 for an ' +
+      'unknown login.',
+    options: ['--login L   the user (required)'],
+    example: `${ADMIN} user:suspend --login alice`,
+  },
+  'user:activate': {
+    synopsis: 'user:activate --login L',
+    about: 'Reactivates a suspended or banned member; exit 1 for an unknown login.',
+    options: ['--login L   the user (required)'],
+    example: `${ADMIN} user:activate --login alice`,
+  },
   import: {
     synopsis: 'import FILE.json',
     about: 'Imports users, spaces, courses, feeds and media from a file, all or nothing (operator-cli.md).',
@@ -59,7 +73,9 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
   },
   'settings:set': {
     synopsis: 'settings:set KEY VALUE',
-    about: 'Sets a site-wide setting, or one field of an object setting (`group.field`).',
+    about:
+      'Sets a site-wide setting: a general key, `privacy.KEY`, `features.KEY` (`features.content_moderation yes`), ' +
+      'or one field of an object setting (`group.field`).',
     example: `${ADMIN} settings:set disable_global_posts yes`,
   },
   'digest:run': {

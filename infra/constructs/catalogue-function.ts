@@ -49,6 +49,9 @@ export function catalogueFunction(
       ...(context.publicBaseUrl === undefined ? {} : { PUBLIC_BASE_URL: context.publicBaseUrl }),
       // Workers send e-mails with links too (digests): every function gets the app's page template.
       ...(config.appLinkTemplate === undefined ? {} : { APP_LINK_TEMPLATE: config.appLinkTemplate }),
+      ...(config.invitationLinkTemplate === undefined
+        ? {}
+        : { INVITATION_LINK_TEMPLATE: config.invitationLinkTemplate }),
     },
   });
   fn.bindGrants(spec.grants, resources);

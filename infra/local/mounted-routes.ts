@@ -1,6 +1,7 @@
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import { API_BASE_PATH, FALLBACK_ROUTE, type RouteEntry } from '../../shared/catalogue/index.ts';
 import { AUTHORIZER_SPEC, routeSpec } from '../function-specs.ts';
+import { installDynamoDbMeter, METER_HEADER, meterHeader, metered } from './dynamodb-meter.ts';
 import { invokeFunction } from './lambda-runtime.ts';
 
 /** How a function answered: the local runtimes' common shape (in-process, or a bundled process). */
@@ -30,11 +31,15 @@ export interface MountedRoute {
   readonly authorizer?: GatewayInvoker;
 }
 
-/** The catalogue's routes run in this process (the default, in-process mode). */
+/**
+ * The catalogue's routes run in this process (the default, in-process mode). Each handler invocation (not the
+ * authorizer's) runs under the per-request DynamoDB meter, whose summary its answer carries (dynamodb-meter.ts).
+ */
 export function catalogueRoutes(routes: readonly RouteEntry[]): {
   routes: MountedRoute[];
   fallback: MountedRoute;
 } {
+  installDynamoDbMeter();
   const authorizer: GatewayInvoker = (event, waitMs) =>
     invokeFunction(AUTHORIZER_SPEC, event as APIGatewayRequestAuthorizerEventV2, { waitMs });
   const mount = (route: RouteEntry, routeKey: string): MountedRoute => ({
@@ -42,7 +47,16 @@ export function catalogueRoutes(routes: readonly RouteEntry[]): {
     path: route.path,
     routeKey,
     name: route.operationId,
-    invoke: (event, waitMs) => invokeFunction(routeSpec(route), event, { waitMs }),
+    invoke: async <R>(event: unknown, waitMs: number) => {
+      const { value: invocation, calls } = await metered(() =>
+        invokeFunction<unknown, R>(routeSpec(route), event, { waitMs }),
+      );
+      const answer = invocation.outcome === 'ok' ? (invocation.value as { headers?: unknown }) : undefined;
+      if (answer && typeof answer === 'object') {
+        answer.headers = { ...(answer.headers as object), [METER_HEADER]: meterHeader(calls) };
+      }
+      return invocation;
+    },
     ...(route.access === 'public' ? {} : { authorizer }),
   });
   return {

@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { resetEnvCache } from '../../shared/config/env.ts';
 import { resetPepperCache } from '../../shared/config/pepper.ts';
 import { resetDbClient } from '../../shared/db/client.ts';
+import { createSettingsCopies } from '../../shared/domain/settings/settings-repository.ts';
 import { serveAppPage } from './app-pages.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import {
@@ -166,6 +167,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     resetEnvCache();
     resetPepperCache();
     resetDbClient();
+    // Settings are read from copies (settings-repository.ts); a new table gets them before the first request.
+    await createSettingsCopies();
 
     // The pages behind e-mail links while no client app is configured (app-pages.ts), on the gateway's origin.
     let apiUrl = '';

@@ -49,6 +49,7 @@ environment:
   BUDDYPRESS_TABLE_PREFIX   its table prefix (default wp_)
   BUDDYPRESS_UPLOADS_URL    its uploads folder (a path, file:// or s3://), for avatars and covers
   APP_LINK_TEMPLATE         where e-mail links go, with {path} (default: pages of this stack)
+  INVITATION_LINK_TEMPLATE  the invitation e-mail's link, with {token} (default: the API's accept route)
   OEMBED_PROVIDERS_EXTRA, OEMBED_ALLOW_HOSTS   local oEmbed experiments (README)
 example:
   PORT=3001 npm start -- --${DATA_DIR_OPTION} .local-2

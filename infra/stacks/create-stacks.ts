@@ -83,6 +83,7 @@ export function createStacks(app: App, config: StageConfig, options: CreateStack
       ? new WorkersStack(app, stackName(config.stage, 'workers'), {
           ...common,
           resources: data,
+          live: api.live.access,
           queues,
           bundle,
           nativeTarget,

@@ -27,6 +27,21 @@ export const QUEUES = [
     maxConcurrency: 2,
   },
   {
+    // Notification fan-out: a request that notifies records its event here (one message) and answers; this worker
+    // stores the notifications of a whole batch, one transaction per recipient, and queues their e-mails. Two
+    // batches at once; within a batch, a recipient's counters move once (no race between its notifications).
+    name: 'notify',
+    entry: 'functions/workers/store-notifications.ts',
+    grants: { table: 'readWrite', sendTo: ['mail'], live: 'post' },
+    // Ten: the most Lambda hands over without a batching window, which would add its wait to every notification.
+    batchSize: 10,
+    timeoutSeconds: 60,
+    maxReceiveCount: 5,
+    maxConcurrency: 2,
+    // A notification waiting a minute means the worker is stuck or far behind (readers expect seconds).
+    oldestMessageAlarmSeconds: 60,
+  },
+  {
     // Digest e-mails: a scheduled plan message fans out one message per subscriber (see schedules.ts).
     name: 'digest',
     entry: 'functions/workers/send-digests.ts',
@@ -50,13 +65,24 @@ export const QUEUES = [
       secrets: ['buddypressSource'],
       sourceUploads: 'read',
     },
-    nativeModules: ['sharp'],
+    nativeModules: ['sharp', 'mysql2'],
     batchSize: 1,
     timeoutSeconds: 300,
     maxReceiveCount: 3,
     maxConcurrency: 4,
     // Minutes of writes per chunk, for hours: never more than these four at once, whatever else happens.
     reservedConcurrency: 4,
+  },
+  {
+    // A deleted topic's feeds: DELETE /admin/topics/{id} removes the topic (reads treat it as gone at once) and
+    // leaves the detaching here, 1 000 links per message, so the request's time does not grow with its feeds.
+    name: 'topics',
+    entry: 'functions/workers/detach-topic.ts',
+    grants: { table: 'readWrite', sendTo: ['topics'] },
+    batchSize: 1,
+    timeoutSeconds: 60,
+    maxReceiveCount: 5,
+    maxConcurrency: 2,
   },
 ] as const satisfies readonly QueueEntryOf<string, string, SecretName>[];
 

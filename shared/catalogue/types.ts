@@ -26,9 +26,10 @@ export type AccessLevel =
 
 /**
  * Key prefixes of the media bucket: `pending/` holds presigned uploads not yet verified, `media/` the verified
- * files the CDN serves (shared/domain/media/media-objects.ts lays the keys out).
+ * files the CDN serves, `private/` the verified files of private and secret spaces, which the CDN never serves
+ * (reached only through short-lived signed URLs; shared/domain/media/media-objects.ts lays the keys out).
  */
-export type BucketPrefix = 'pending/' | 'media/';
+export type BucketPrefix = 'pending/' | 'media/' | 'private/';
 
 /**
  * What a function does with the media bucket, per key prefix: read (GetObject, and ListBucket on the bucket so a
@@ -77,8 +78,10 @@ export interface RouteEntryOf<Q extends string, S extends string> {
   /** Lambda timeout in seconds; default 29 (the gateway's integration limit is 30 s). */
   readonly timeoutSeconds?: number;
   /**
-   * Packages with native code the function needs at run time: left out of the esbuild bundle and installed into
+   * Packages the function imports at run time (`await import()`): left out of the esbuild bundle and installed into
    * the function's asset for linux-arm64 (infra/constructs/native-modules.ts), so no other function carries them.
+   * Native code (sharp), or a driver only the code that reads a source loads (mysql2). `npm run report:bundles`
+   * counts them in the function's cold start.
    */
   readonly nativeModules?: readonly NativeModule[];
   /**
@@ -88,8 +91,8 @@ export interface RouteEntryOf<Q extends string, S extends string> {
   readonly bundleFiles?: readonly string[];
 }
 
-/** Native packages a function may ship (each prebuilt for linux-arm64 by its publisher). */
-export type NativeModule = 'sharp';
+/** Run-time packages a function may ship (sharp's native parts prebuilt for linux-arm64 by its publisher). */
+export type NativeModule = 'sharp' | 'mysql2';
 
 export interface QueueEntryOf<N extends string, Q extends string, S extends string> {
   readonly name: N;

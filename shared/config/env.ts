@@ -47,6 +47,21 @@ export const FunctionEnvironmentSchema = v.object({
     ),
     '',
   ),
+  /**
+   * Where the invitation e-mail's link goes: a URL with `{token}` in place of the invitation's token
+   * (`https://community.example.com/invitations/{token}` gives a client app's page, which accepts it with
+   * `POST /invitations/{token}/accept`). Empty: the API's accept route itself (shared/domain/invitations/invitation-mail.ts).
+   */
+  INVITATION_LINK_TEMPLATE: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (template) => template === '' || template.includes('{token}'),
+        'INVITATION_LINK_TEMPLATE needs {token}',
+      ),
+    ),
+    '',
+  ),
   /** Local stack and tests: secret values themselves. Cloud: empty, and the `*_SECRET_ID` variables name them. */
   PASSWORD_PEPPER: optionalString,
   CURSOR_KEY: optionalString,
@@ -100,6 +115,7 @@ export type DeployedEnvironment = Pick<
   | 'PUBLIC_BASE_URL'
   | 'APP_LINK_TEMPLATE'
   | 'LIVE_CONNECTIONS_ENDPOINT'
+  | 'INVITATION_LINK_TEMPLATE'
   | 'LOG_LEVEL'
 >;
 

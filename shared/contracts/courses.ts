@@ -122,7 +122,8 @@ export const getAdminCourse = defineOperation({
   description:
     'The course with `owner`, `category_ids`, `lockscreen`, every course `settings` key, `students_count` and, ' +
     'when it has students, `completed_students` and `overAllProgress`, all from maintained counters. Dates are ' +
-    '`YYYY-MM-DD HH:MM:SS` (UTC).',
+    "`YYYY-MM-DD HH:MM:SS` (UTC). `owner.user_email` is the owner's address: every caller who may read this " +
+    'administers the course.',
   tags: ADMIN_TAGS,
   params: courseParams,
   response: v.object({ course: adminCourseSchema }),

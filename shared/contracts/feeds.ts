@@ -110,25 +110,27 @@ export const listFeeds = defineOperation({
     topics: v.optional(
       v.pipe(
         v.string(),
-        v.regex(/^\d{1,15}(,\d{1,15})*$/, 'must be comma-separated topic ids'),
+        v.regex(/^\d{1,16}(,\d{1,16})*$/, 'must be comma-separated topic ids'),
         // Clients send a list of integers, comma-separated (`style: form`, `explode: false`).
         documentedAs({
           type: 'array',
-          items: { type: 'integer', minimum: 0, maximum: 999_999_999_999_999 },
+          items: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
           minItems: 1,
           maxItems: FEED_TOPIC_FILTER_MAX,
         }),
         v.transform((value) => [...new Set(value.split(',').map(Number))]),
+        v.check((ids) => ids.every(Number.isSafeInteger), 'must be comma-separated topic ids'),
         v.maxLength(FEED_TOPIC_FILTER_MAX, `must name at most ${FEED_TOPIC_FILTER_MAX} topics`),
       ),
     ),
     space_id: v.optional(
       v.pipe(
         v.string(),
-        v.regex(/^\d{1,15}$/, 'must be a space id (a positive integer)'),
-        documentedAs({ type: 'integer', minimum: 1, maximum: 999_999_999_999_999 }),
+        v.regex(/^\d{1,16}$/, 'must be a space id (a positive integer)'),
+        documentedAs({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
         v.transform(Number),
         v.minValue(1, 'must be a space id (a positive integer)'),
+        v.maxValue(Number.MAX_SAFE_INTEGER, 'must be a space id (a positive integer)'),
       ),
     ),
     username: v.optional(

@@ -8,21 +8,43 @@ import { documentedAs } from './openapi-metadata.ts';
  * document and generated clients speak numbers and booleans while the server still parses strings.
  */
 
-/** At most 15 digits: every accepted integer is exact as a JavaScript number. */
+/** Query integers: at most 15 digits, so arithmetic on them (page × per_page) is exact. */
 const MAX_DIGITS = 15;
 const LARGEST = 10 ** MAX_DIGITS - 1;
-const DIGITS = new RegExp(`^\\d{1,${MAX_DIGITS}}$`);
 const SIGNED_DIGITS = new RegExp(`^-?\\d{1,${MAX_DIGITS}}$`);
+
+/**
+ * Ids: at most 16 digits (time ids, shared/db/ids.ts, have exactly 16) and at most Number.MAX_SAFE_INTEGER, so
+ * every accepted id is exact as a JavaScript number.
+ */
+const ID_DIGITS = /^\d{1,16}$/;
+const LARGEST_ID = Number.MAX_SAFE_INTEGER;
 
 /** A positive integer id in a path (`/notifications/{id}`). */
 export const idParam = () =>
   v.pipe(
     v.string(),
-    v.regex(DIGITS, 'must be a positive integer'),
-    documentedAs({ type: 'integer', minimum: 1, maximum: LARGEST }),
+    v.regex(ID_DIGITS, 'must be a positive integer'),
+    documentedAs({ type: 'integer', minimum: 1, maximum: LARGEST_ID }),
     v.transform(Number),
     v.minValue(1, 'must be a positive integer'),
+    v.maxValue(LARGEST_ID, 'must be a positive integer'),
   );
+
+/** An optional id in a query (`user_id`, `parent_id`, 0 allowed when `min` is 0): the same digits as `idParam`. */
+export const idQuery = (options: { min: 0 | 1 }) => {
+  const bounds = `must be an integer >= ${options.min}`;
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(ID_DIGITS, bounds),
+      documentedAs({ type: 'integer', minimum: options.min, maximum: LARGEST_ID }),
+      v.transform(Number),
+      v.minValue(options.min, bounds),
+      v.maxValue(LARGEST_ID, bounds),
+    ),
+  );
+};
 
 /** An integer query value (it arrives as a string) within bounds. */
 const integerString = (options: { min: number; max?: number }) => {
@@ -67,6 +89,21 @@ export const boolQuery = () =>
       }),
       v.transform((value) => value === 'true' || value === '1'),
     ),
+  );
+
+/** A boolean query parameter with a default, documented as the boolean it is (never as a string enum). */
+export const boolQueryWithDefault = (defaultValue: boolean) =>
+  v.optional(
+    v.pipe(
+      v.picklist(['true', 'false', '1', '0'], 'must be a boolean (true or false)'),
+      documentedAs({
+        type: 'boolean',
+        default: defaultValue,
+        description: 'Sent as `true` or `false` (`1` and `0` are accepted too).',
+      }),
+      v.transform((value) => value === 'true' || value === '1'),
+    ),
+    String(defaultValue) as 'true' | 'false',
   );
 
 /** The opaque cursor carried by paginator B's `next_page_url`. */

@@ -111,6 +111,17 @@ export const invitationSchema = v.pipe(
   named('Invitation'),
 );
 
+/**
+ * `invitee_name` goes verbatim into the invitation e-mail, which reads as the platform's own words: so it is one
+ * short line (no line breaks, control characters or bidirectional overrides, which could lay out a message of
+ * its own) with nothing a mail client makes into a link: no scheme (`https://`, `mailto:`), no `www.`, no dotted
+ * name such as `evil.example` or `a@b.co` (a dot between a character and two letters; `J. R. R.` and `Dr. No`
+ * pass).
+ */
+const INVITEE_NAME_MAX = 100;
+const NOT_ONE_LINE = /[\p{Cc}\p{Zl}\p{Zp}\u202A-\u202E\u2066-\u2069]/u;
+const WEB_ADDRESS = /[a-z][a-z0-9+.-]*:\/\/|\bwww\.|\bmailto:|[^\s.]\.\p{L}{2}/iu;
+
 const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,63}$/;
 
 export const createInvitation = defineOperation({
@@ -129,13 +140,14 @@ export const createInvitation = defineOperation({
     space_id: v.pipe(
       v.union(
         [
-          v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'must be a space id')),
+          v.pipe(v.string(), v.regex(/^\d{1,16}$/, 'must be a space id')),
           v.pipe(v.number(), v.integer(), v.minValue(1)),
         ],
         'must be a space id',
       ),
       v.transform(Number),
       v.minValue(1, 'must be a space id'),
+      v.maxValue(Number.MAX_SAFE_INTEGER, 'must be a space id'),
     ),
     email: v.pipe(
       v.string('must be a string'),
@@ -144,7 +156,17 @@ export const createInvitation = defineOperation({
       v.regex(EMAIL_PATTERN, 'must be a valid e-mail address'),
     ),
     invitee_name: v.optional(
-      v.pipe(v.string('must be a string'), v.maxLength(200, 'must be at most 200 characters')),
+      v.pipe(
+        v.string('must be a string'),
+        v.trim(),
+        v.maxLength(INVITEE_NAME_MAX, `must be at most ${INVITEE_NAME_MAX} characters`),
+        v.check((name) => !NOT_ONE_LINE.test(name), 'must be one line of text'),
+        v.check((name) => !WEB_ADDRESS.test(name), 'must not contain a web or e-mail address'),
+        v.description(
+          `The invited person's name, greeted by it in the e-mail: one line of at most ${INVITEE_NAME_MAX} ` +
+            'characters, without web or e-mail addresses (nothing a mail client would turn into a link).',
+        ),
+      ),
     ),
   }),
   response: v.object({ invitation: invitationSchema, message: v.string() }),

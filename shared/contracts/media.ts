@@ -37,9 +37,10 @@ const objectId = v.pipe(
       positiveInteger,
       v.pipe(
         v.string(),
-        v.regex(/^\d{1,15}$/, 'must be a positive integer'),
+        v.regex(/^\d{1,16}$/, 'must be a positive integer'),
         v.transform(Number),
         v.minValue(1, 'must be a positive integer'),
+        v.maxValue(Number.MAX_SAFE_INTEGER, 'must be a positive integer'),
       ),
     ],
     'must be a positive integer',

@@ -37,7 +37,7 @@ const INVALID = {
   description: 'A parameter is out of range or malformed.',
 } as const;
 
-/** The Notification resource as list items carry it: the fields plus `xprofile` (null without an actor user). */
+/** The Notification resource as list items carry it: the fields plus the actor's `xprofile`. */
 export const notificationSchema = v.pipe(
   v.object({
     id: integer(),
@@ -50,7 +50,9 @@ export const notificationSchema = v.pipe(
     actor_id: v.pipe(
       v.nullable(integer()),
       v.description(
-        'The user whose action caused the notification; null for system notifications, which have none.',
+        'The member whose action caused the notification (decisions.md): for `lesson_complete` the student ' +
+          'themselves, for `course_enrollment` the inviter. Every notification the platform emits has one; null ' +
+          'only for an imported notification whose file named no actor.',
       ),
     ),
     object_id: v.pipe(
@@ -64,7 +66,7 @@ export const notificationSchema = v.pipe(
     read_at: v.pipe(v.nullable(isoDateTime()), v.description('Null while unread.')),
     xprofile: v.pipe(
       v.nullable(memberSummarySchema),
-      v.description("The actor's member summary; null for system notifications (no actor)."),
+      v.description("The actor's member summary; null only when `actor_id` is null."),
     ),
   }),
   named('Notification'),

@@ -6,7 +6,7 @@ import {
   QUIZ_SUBMISSION_STATUSES,
 } from '../vocabulary/courses.ts';
 import { paginationBlockA } from './envelopes.ts';
-import { idParam, intQuery, integer, pageQuery, perPageQuery, sqlDateTime } from './fields.ts';
+import { idParam, idQuery, integer, pageQuery, perPageQuery, sqlDateTime } from './fields.ts';
 import { memberSummarySchema } from './members.ts';
 import { defineOperation } from './operation.ts';
 import { TAGS, QUIZ_NOT_FOUND, INVALID, FORBIDDEN } from './quizzes.ts';
@@ -33,8 +33,8 @@ export const listQuizResults = defineOperation({
   tags: TAGS,
   params: v.object({ course_id: idParam() }),
   query: v.object({
-    lesson_id: intQuery({ min: 1 }),
-    user_id: intQuery({ min: 1 }),
+    lesson_id: idQuery({ min: 1 }),
+    user_id: idQuery({ min: 1 }),
     status: v.optional(
       v.picklist(QUIZ_RESULT_FILTERS, `must be one of ${QUIZ_RESULT_FILTERS.join(', ')}`),
       'all',

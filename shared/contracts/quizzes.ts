@@ -6,7 +6,7 @@ import {
   TIME_LIMIT_GRACE_SECONDS,
   WRITTEN_ANSWER_MAX_LENGTH,
 } from '../vocabulary/courses.ts';
-import { idParam, integer, sqlDateTime } from './fields.ts';
+import { boolQueryWithDefault, idParam, integer, sqlDateTime } from './fields.ts';
 import { defineOperation } from './operation.ts';
 
 /**
@@ -134,6 +134,13 @@ export const submitQuiz = defineOperation({
       code: 'course_not_enrolled',
       description: 'The caller is not enrolled in the course (and not a course admin).',
     },
+    {
+      status: 400,
+      code: 'lesson_locked',
+      description:
+        'A student’s submission to a lesson of a `sequential_lesson_order` course while an earlier published ' +
+        'lesson is not completed; nothing is stored.',
+    },
     { status: 403, code: 'lesson_not_published', description: 'The lesson is not published.' },
     { status: 403, code: 'max_attempts_reached', description: 'All `max_attempts` attempts are used.' },
     QUIZ_NOT_FOUND,
@@ -167,13 +174,7 @@ export const getQuizResult = defineOperation({
       v.union([v.literal('latest'), positiveAttempt], 'must be a positive integer or latest'),
       'latest',
     ),
-    include_answers: v.optional(
-      v.pipe(
-        v.picklist(['true', 'false', '1', '0'], 'must be a boolean (true or false)'),
-        v.transform((value) => value === 'true' || value === '1'),
-      ),
-      'true',
-    ),
+    include_answers: boolQueryWithDefault(true),
   }),
   response: v.object({
     quiz_result: v.object({

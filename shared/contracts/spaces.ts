@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { paginatorB } from './envelopes.ts';
-import { idParam, integer } from './fields.ts';
+import { idParam, integer, pageQuery, perPageQuery } from './fields.ts';
 import { named } from './openapi-metadata.ts';
 import { defineOperation } from './operation.ts';
 
@@ -26,9 +26,10 @@ export const searchSpaceUsers = defineOperation({
   operationId: 'searchSpaceUsers',
   summary: 'Host users who are not yet members of a space',
   description:
-    'Users with no membership of the space (in any status) whose display name, user name or e-mail starts with ' +
-    '`search`, case-insensitively (no `search`: every user), in the order of the matched value. At most 100 ' +
-    'candidates, answered as one page of paginator B (`total` is the number answered, `next_page_url` null). ' +
+    'Active users (suspended and banned accounts are never candidates) with no membership of the space (in any ' +
+    'status) whose display name, user name or e-mail starts with `search`, case-insensitively (no `search`: ' +
+    'every user), in the order of the matched value. At most 100 candidates in all, paged by `page` and ' +
+    '`per_page` (default 100: one page holds them all) as paginator B; `total` counts the candidates. ' +
     "Requires `can_add_member` in the space (global admins, the space's admins): others get 403 " +
     '`rest_forbidden` whatever the space id; an unknown space is 404 `not_found`. A search whose matches are ' +
     'nearly all members reads at most 5 000 index entries and answers the candidates found among them.',
@@ -38,6 +39,8 @@ export const searchSpaceUsers = defineOperation({
     search: v.optional(
       v.pipe(v.string(), v.maxLength(SEARCH_MAX_LENGTH, `must be at most ${SEARCH_MAX_LENGTH} characters`)),
     ),
+    page: pageQuery(),
+    per_page: perPageQuery(100),
   }),
   response: v.object({ users: paginatorB(spaceUserCandidateSchema) }),
   errors: [

@@ -16,7 +16,7 @@ import { paginationBlockA } from './envelopes.ts';
 import {
   idParam,
   integer,
-  intQuery,
+  idQuery,
   messageResponse,
   pageQuery,
   perPageQuery,
@@ -129,7 +129,7 @@ export const listTopics = defineOperation({
   tags: TAGS,
   query: v.object({
     status: v.optional(statusSchema),
-    parent_id: intQuery({ min: 0 }),
+    parent_id: idQuery({ min: 0 }),
     search: v.optional(
       v.pipe(
         v.string(),

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env.ts';
+import { hasCallObservers, observed } from './call-observer.ts';
 import { readMeter, writeMeter } from './read-meter.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -57,6 +58,20 @@ export function db(): DynamoDBDocumentClient {
         return result;
       },
       { step: 'initialize', name: 'capacityMeter' },
+    );
+    // Measuring tools of the local stack and benchmarks (call-observer.ts); none is registered in the cloud.
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (!hasCallObservers()) return next(args);
+        let result: Awaited<ReturnType<typeof next>> | undefined;
+        const operation = (context.commandName ?? '').replace(/Command$/, '');
+        await observed({ operation, input: args.input as Record<string, unknown> }, async () => {
+          result = await next(args);
+          return result.output as unknown as Record<string, unknown>;
+        });
+        return result as Awaited<ReturnType<typeof next>>;
+      },
+      { step: 'initialize', name: 'callObserver', priority: 'high' },
     );
     // The SDK's logger middleware copies every input and output through a sensitive-data filter on each call,
     // for a logger we never give it: for a 25-item batch that is most of the client's own CPU.

@@ -34,14 +34,22 @@ export const shardKey = (aggregate: ShardedAggregate, shard: number): ItemKey =>
 export const shardKeys = (aggregate: ShardedAggregate): ItemKey[] =>
   Array.from({ length: aggregate.shards }, (_, shard) => shardKey(aggregate, shard));
 
-/** The shard an entity moves: a stable spread of its id (FNV-1a), so one entity always lands on one shard. */
+/** The shard an entity moves: a stable spread of its id, so one entity always lands on one shard. */
 export function shardOf(aggregate: ShardedAggregate, spreadBy: string | number): number {
+  return spreadOver(spreadBy, aggregate.shards);
+}
+
+/**
+ * A stable spread of a value over `buckets` (FNV-1a of its text): the same value always gives the same bucket, and
+ * ids (sequential or time-ordered) spread evenly. Also used by key modules for sharded index partitions.
+ */
+export function spreadOver(value: string | number, buckets: number): number {
   let hash = 0x811c9dc5;
-  for (const char of String(spreadBy)) {
+  for (const char of String(value)) {
     hash ^= char.charCodeAt(0);
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
-  return hash % aggregate.shards;
+  return hash % buckets;
 }
 
 /** The transaction action that moves the aggregate by `deltas` on the shard of `spreadBy`. */

@@ -1,5 +1,7 @@
 import httpJsonBodyParser from '@middy/http-json-body-parser';
+import * as v from 'valibot';
 import { AppError } from '../errors/app-error.ts';
+import { validatePart } from './validation.ts';
 
 /** The part of a middy request the body parsers read and rewrite. */
 type BodyRequest = {
@@ -64,6 +66,31 @@ export function formOrJsonBodyParser(formParser: FormParser) {
         return;
       }
       await json.before(request);
+    },
+  };
+}
+
+/** What a route without a body accepts: nothing, or an empty JSON object. */
+const NO_FIELDS = v.strictObject({});
+
+/**
+ * Routes that take no body (follow, mark-all-read, delete-all…) still judge one that is sent, as decisions.md
+ * judges every body (issue 21, item 10): not JSON is 400 `rest_invalid_json`, another media type 415, any field 400
+ * `rest_invalid_param` (unknown body fields are rejected). An absent or empty body, or `{}`, passes. A body sent
+ * with a method in `ignoredOn` (GET: a body has no meaning there) is ignored, as before.
+ */
+export function noBodyParser(options: { ignoredOn: readonly string[] }) {
+  const json = jsonBodyParser();
+  return {
+    before: async function refuseBody(request: BodyRequest) {
+      const method = (request.event as { requestContext?: { http?: { method?: string } } }).requestContext
+        ?.http?.method;
+      if (method === undefined || !options.ignoredOn.includes(method.toUpperCase())) {
+        await json.before(request);
+        const body = (request.event as { body?: unknown }).body;
+        if (body !== undefined) validatePart(NO_FIELDS, body);
+      }
+      (request.event as { body?: unknown }).body = undefined;
     },
   };
 }

@@ -5,7 +5,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import * as v from 'valibot';
-import { API_BASE_PATH } from '../catalogue/index.ts';
+import { API_BASE_PATH } from '../catalogue/types.ts';
 import { env } from '../config/env.ts';
 import type { ErrorEnvelope, Operation, OperationInput, OperationResponse } from '../contracts/operation.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
@@ -13,7 +13,7 @@ import type { Authentication, Caller } from '../domain/auth/index.ts';
 import { beginInvocation, endInvocation } from '../observability/invocation.ts';
 import { logger } from '../observability/logger.ts';
 import { authenticationFromContext } from './auth-context.ts';
-import { type FormParser, formOrJsonBodyParser, jsonBodyParser } from './body-parsers.ts';
+import { type FormParser, formOrJsonBodyParser, jsonBodyParser, noBodyParser } from './body-parsers.ts';
 import { withEntityTag } from './conditional-get.ts';
 import { idempotencyKeyOf, runIdempotent } from './idempotency.ts';
 import { errorBody, jsonResponse, textResponse } from './responses.ts';
@@ -158,7 +158,7 @@ function build<O extends Operation>(
     })
     .use(
       !operation.body
-        ? { before: function noBody() {} }
+        ? noBodyParser({ ignoredOn: ['GET', 'HEAD'] })
         : operation.bodyKind === 'multipart' && formParser
           ? formOrJsonBodyParser(formParser)
           : jsonBodyParser(),

@@ -75,6 +75,9 @@ function requestOnce(
 ): Promise<FetchedText & { location?: string }> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
+    // Every failure reaches callers as a GuardedFetchError (a promise settles once; later calls are no-ops).
+    const fail = (error: Error) =>
+      reject(error instanceof GuardedFetchError ? error : new GuardedFetchError(error.message));
     const request = client.request(
       url,
       {
@@ -110,12 +113,16 @@ function requestOnce(
             body: Buffer.concat(chunks).toString('utf8'),
           }),
         );
-        response.on('error', reject);
+        // A body that breaks off (connection reset, peer closed mid-body) is a failed fetch like any other, never
+        // an unexpected error (issue 21, item 3): the response stream's error and a close before the end both
+        // land here.
+        response.on('error', fail);
+        response.on('close', () => {
+          if (!response.complete) fail(new GuardedFetchError('the connection closed before the body ended'));
+        });
       },
     );
-    request.on('error', (error) =>
-      reject(error instanceof GuardedFetchError ? error : new GuardedFetchError(error.message)),
-    );
+    request.on('error', fail);
     request.end();
   });
 }

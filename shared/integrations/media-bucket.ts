@@ -9,6 +9,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { env } from '../config/env.ts';
 
 let client: S3Client | undefined;
@@ -129,4 +130,15 @@ export async function* listObjects(prefix: string): AsyncGenerator<{ key: string
 export function publicObjectUrl(key: string): string {
   const base = env().MEDIA_PUBLIC_BASE_URL.replace(/\/+$/, '');
   return `${base}/${key.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/**
+ * A short-lived URL that downloads one object of the private bucket: a presigned GET, signed with the function's
+ * own credentials (its role needs `s3:GetObject` on the key, catalogue `grants.bucket.read`). Media of private and
+ * secret spaces are served this way; the CDN never serves their prefix (infra/constructs/media-bucket.ts).
+ */
+export function presignedGetUrl(key: string, expiresSeconds: number): Promise<string> {
+  return getSignedUrl(mediaBucketClient(), new GetObjectCommand({ Bucket: bucket(), Key: key }), {
+    expiresIn: expiresSeconds,
+  });
 }

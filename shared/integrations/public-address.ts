@@ -3,8 +3,9 @@ import { BlockList, isIP } from 'node:net';
 /**
  * Addresses a server-side fetch of a user-chosen URL must never reach: this host, private networks, link-local
  * (which holds the cloud metadata service, 169.254.169.254 and fd00:ec2::254), unique-local, carrier-grade NAT,
- * multicast, reserved and documentation ranges, and IPv6 forms that embed an IPv4 address (NAT64, 6to4), which
- * are refused whole rather than decoded. IPv4-mapped IPv6 (`::ffff:a.b.c.d`) is judged by its IPv4 address:
+ * multicast, reserved and documentation ranges, and IPv6 forms that embed an IPv4 address, which are refused whole
+ * rather than decoded: NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`), 6to4, IPv4-compatible (`::a.b.c.d`, `::/96`, which
+ * some stacks still route to the IPv4 address) and SIIT IPv4-translated (`::ffff:0:a.b.c.d`, `::ffff:0:0:0/96`). IPv4-mapped IPv6 (`::ffff:a.b.c.d`) is judged by its IPv4 address:
  * BlockList matches it against the IPv4 rules (and matches IPv4 against `::ffff:0:0/96`, so that range must not
  * be listed, or every IPv4 address would be refused).
  */
@@ -29,8 +30,9 @@ for (const [network, prefix] of [
   BLOCKED.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // `::` and `::1` included: IPv4-compatible addresses (issue 21, item 7).
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],

@@ -4,6 +4,8 @@ import { digestMessageSchema } from './digest.ts';
 import { mailMessageSchema } from './mail.ts';
 import { migrationMessageSchema } from './migrations.ts';
 import { tidyNotificationsMessageSchema } from './notifications.ts';
+import { notifyMessageSchema } from './notify.ts';
+import { detachTopicMessageSchema } from './topics.ts';
 
 /**
  * The message contract of every catalogued queue. The publisher validates what it sends and the worker factory
@@ -13,8 +15,10 @@ import { tidyNotificationsMessageSchema } from './notifications.ts';
 export const QUEUE_MESSAGES = {
   mail: mailMessageSchema,
   notifications: tidyNotificationsMessageSchema,
+  notify: notifyMessageSchema,
   digest: digestMessageSchema,
   migrations: migrationMessageSchema,
+  topics: detachTopicMessageSchema,
 } as const satisfies Record<QueueName, v.GenericSchema>;
 
 export type QueueMessage<Q extends QueueName> = v.InferOutput<(typeof QUEUE_MESSAGES)[Q]>;
@@ -23,3 +27,5 @@ export type { DigestMessage } from './digest.ts';
 export type { MailMessage } from './mail.ts';
 export type { MigrationMessage } from './migrations.ts';
 export type { TidyNotificationsMessage } from './notifications.ts';
+export type { NotifyMessage } from './notify.ts';
+export type { DetachTopicMessage } from './topics.ts';

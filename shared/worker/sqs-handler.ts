@@ -24,7 +24,6 @@ export function sqsHandler<Q extends QueueName>(
   queue: Q,
   processRecord: (message: QueueMessage<Q>, record: SQSRecord) => Promise<unknown>,
 ) {
-  const messageSchema = QUEUE_MESSAGES[queue];
   const functionId = `${queue}Worker`;
   return (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
     observeInvocation(functionId, context, { queue }, async () => {
@@ -45,19 +44,8 @@ export function sqsHandler<Q extends QueueName>(
 
   /** Answers whether the record is done (deleted) rather than to be delivered again. */
   async function processOne(record: SQSRecord): Promise<boolean> {
-    let message: QueueMessage<Q>;
-    try {
-      const parsed = v.safeParse(messageSchema, JSON.parse(record.body));
-      if (!parsed.success) {
-        const problems = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`);
-        logger.error('malformed message', { problems });
-        return false;
-      }
-      message = parsed.output as QueueMessage<Q>;
-    } catch (error) {
-      logger.error('message body is not JSON', { error });
-      return false;
-    }
+    const message = parseRecord(queue, record);
+    if (message === undefined) return false;
     try {
       const outcome = await processRecord(message, record);
       if (outcome === RETRY_LATER) {
@@ -71,4 +59,50 @@ export function sqsHandler<Q extends QueueName>(
       return false;
     }
   }
+}
+
+/** The record's message checked against its queue's contract; undefined (logged) when malformed. */
+function parseRecord<Q extends QueueName>(queue: Q, record: SQSRecord): QueueMessage<Q> | undefined {
+  try {
+    const parsed = v.safeParse(QUEUE_MESSAGES[queue], JSON.parse(record.body));
+    if (parsed.success) return parsed.output as QueueMessage<Q>;
+    const problems = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`);
+    logger.error('malformed message', { problems });
+  } catch (error) {
+    logger.error('message body is not JSON', { error });
+  }
+  return undefined;
+}
+
+/**
+ * The batch form, for workers that gain from seeing a whole batch at once (grouping writes per partition): the
+ * well-formed messages go to `processBatch` together, which answers the message ids to deliver again; malformed
+ * ones fail on their own, and a throw fails every message of the batch.
+ */
+export function sqsBatchHandler<Q extends QueueName>(
+  queue: Q,
+  processBatch: (
+    messages: { readonly receiptId: string; readonly message: QueueMessage<Q> }[],
+  ) => Promise<ReadonlySet<string>>,
+) {
+  return (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
+    observeInvocation(`${queue}Worker`, context, { queue }, async () => {
+      const failures = new Set<string>();
+      const messages: { receiptId: string; message: QueueMessage<Q> }[] = [];
+      for (const record of event.Records) {
+        appendLogKeys({ messageId: record.messageId });
+        const message = parseRecord(queue, record);
+        removeLogKeys(['messageId']);
+        if (message === undefined) failures.add(record.messageId);
+        else messages.push({ receiptId: record.messageId, message });
+      }
+      try {
+        if (messages.length > 0) for (const id of await processBatch(messages)) failures.add(id);
+        logger.info('batch processed', { messages: messages.length, failed: failures.size });
+      } catch (error) {
+        logger.error('batch failed', { error });
+        for (const { receiptId } of messages) failures.add(receiptId);
+      }
+      return { batchItemFailures: [...failures].map((itemIdentifier) => ({ itemIdentifier })) };
+    });
 }

@@ -62,6 +62,19 @@ describe('invalid credentials: one answer for every failure', () => {
     ['no colon', () => `Basic ${Buffer.from(user.username).toString('base64')}`],
     ['scheme only', () => 'Basic'],
     ['bad base64', () => 'Basic !!!not-base64!!!'],
+    // Issue 21 item 10: the decoder stops at the padding, so these decoded to the right credentials.
+    [
+      'item 10: junk after the Base64 padding',
+      () => `${basic(user.username, user.password).replace(/=+$/, '')}==QUFB`,
+    ],
+    [
+      'item 10: a second Base64 block after the padding',
+      () => `${basic(user.username, user.password).replace(/=+$/, '')}==dXNlcg==`,
+    ],
+    [
+      'item 10: padding inside the Base64',
+      () => `${basic(user.username, user.password).replace(/=+$/, '')}=A=`,
+    ],
     ['unknown scheme', () => `Digest ${Buffer.from(`${user.username}:${user.password}`).toString('base64')}`],
     ['malformed bearer token', () => 'Bearer not-a-token'],
     ['unknown bearer token', () => `Bearer ${generateToken().token}`],

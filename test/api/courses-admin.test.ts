@@ -1,15 +1,20 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_COURSE_SETTINGS } from '../../shared/domain/courses/index.ts';
-import { createTestUser, type TestUser } from '../support/api.ts';
+import { api, createTestUser, type TestUser } from '../support/api.ts';
 import {
   adminCourse,
+  type Body,
   complete,
+  courseComments,
+  lessonComments,
+  postLessonComment,
   createPeople,
   importCourse,
   type People,
   type TestCourse,
 } from '../support/course-admin.ts';
 import { createSpace, expectError } from '../support/feeds.ts';
+import { adminList, expectBareError } from '../support/quiz-course.ts';
 import { SQL_DATE_TIME } from '../support/topics.ts';
 
 /** `GET /admin/courses/{course_id}` (contract "Course administration"; issue 12, item 3). */
@@ -74,7 +79,7 @@ describe('the administrative form', () => {
     expect(Number.isInteger(c.serial)).toBe(true);
   });
 
-  it('shows the owner as a host user summary; its e-mail only to callers who may list users', async () => {
+  it('issue 21 item 16: shows the owner as a host user summary, with its e-mail to everyone who administers the course', async () => {
     const own = await adminCourse(course.courseAdmin, course.courseId);
     expect(Object.keys(own.body.course.owner).sort()).toEqual(
       [
@@ -92,11 +97,14 @@ describe('the administrative form', () => {
     expect(own.body.course.owner).toMatchObject({
       ID: course.courseAdmin.id,
       user_login: course.courseAdmin.username,
-      user_email: null,
+      user_email: `${course.courseAdmin.username}@example.com`,
     });
     expect(own.body.course.owner.user_registered).toMatch(SQL_DATE_TIME);
-    const host = await adminCourse(people.hostAdmin, course.courseId);
-    expect(host.body.course.owner.user_email).toBe(`${course.courseAdmin.username}@example.com`);
+    const globalCourseAdmin = await createTestUser({ communityRole: 'course_admin' });
+    for (const caller of [people.communityAdmin, people.hostAdmin, globalCourseAdmin]) {
+      const response = await adminCourse(caller, course.courseId);
+      expect(response.body.course.owner.user_email).toBe(`${course.courseAdmin.username}@example.com`);
+    }
   });
 
   it('leaves completed_students and overAllProgress out while the course has no students', async () => {
@@ -191,6 +199,44 @@ describe('permission matrix', () => {
   it('an admin of another course is 403 here', async () => {
     const other = await importCourse({ students: 0 });
     expectError(await adminCourse(other.courseAdmin, course.courseId), 403, 'rest_forbidden');
+  });
+
+  it('issue 21 item 6: a secret course answers callers not in it as a course that does not exist (404 not_found)', async () => {
+    const secret = await importCourse({ privacy: 'secret', withQuiz: true });
+    const lesson = secret.lessons.one as number;
+    const quizLesson = secret.lessons.quiz as number;
+    const missing = 2 ** 40;
+    const outsider = people.member;
+    const routes = (courseId: number, lessonId: number) => [
+      adminCourse(outsider, courseId),
+      courseComments(outsider, courseId),
+      lessonComments(outsider, courseId, lessonId),
+      postLessonComment(outsider, courseId, lessonId, { message: 'Hello' }),
+      complete(outsider, courseId, lessonId),
+    ];
+    const hidden = await Promise.all(routes(secret.courseId, lesson));
+    const absent = await Promise.all(routes(missing, lesson));
+    for (const [i, response] of hidden.entries()) {
+      expectError(response, 404, 'not_found');
+      expect(response.body).toEqual((absent[i] as typeof response).body);
+    }
+    // The quiz routes answer quiz_not_found for both.
+    for (const courseId of [secret.courseId, missing]) {
+      const submitted = await api<Body>('POST', `/courses/${courseId}/lessons/${quizLesson}/quiz/submit`, {
+        as: outsider,
+        body: { answers: { q1: 'a' } },
+      });
+      expectBareError(submitted, 404, 'quiz_not_found');
+      expectBareError(await adminList(outsider, courseId), 404, 'quiz_not_found');
+    }
+    // Those in it (its admin, its students) and those who administer every course still get their answers.
+    expect((await adminCourse(secret.courseAdmin, secret.courseId)).status).toBe(200);
+    expect((await adminCourse(people.communityAdmin, secret.courseId)).status).toBe(200);
+    expectError(await adminCourse(secret.students[0], secret.courseId), 403, 'rest_forbidden');
+    expect((await lessonComments(secret.students[0], secret.courseId, lesson)).status).toBe(200);
+    // A private course still answers 403 (its existence is public).
+    const privateCourse = await importCourse({ privacy: 'private', students: 0 });
+    expectError(await adminCourse(outsider, privateCourse.courseId), 403, 'rest_forbidden');
   });
 
   it('anonymous callers are 401', async () => {

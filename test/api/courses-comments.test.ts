@@ -1,3 +1,4 @@
+import { waitForNotificationCount } from '../support/notifications.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addReaction } from '../../shared/domain/feeds/reaction-repository.ts';
 import { findSpaceStats } from '../../shared/domain/spaces/index.ts';
@@ -177,20 +178,16 @@ describe('lesson comments (students and course admins)', () => {
       parent_id: first.body.comment.id,
     });
     expect(reply.status, reply.text).toBe(201);
-    const typesOf = async (user: TestUser) => {
-      const response = await api<{
-        notifications: { data: { type: string; object_id: number; action_url: string }[] };
-      }>('GET', '/notifications', { as: user });
-      return response.body.notifications.data;
-    };
-    expect(await typesOf(author)).toEqual([
+    // Stored by the notify worker a moment after the request: at least `atLeast` of them.
+    const typesOf = (user: TestUser, atLeast = 0) => waitForNotificationCount(user, atLeast);
+    expect(await typesOf(author, 1)).toEqual([
       expect.objectContaining({
         type: 'new_reply',
         object_id: reply.body.comment.id,
         action_url: `/courses/${own.courseId}/lessons/${own.lessons.one}?comment_id=${reply.body.comment.id}`,
       }),
     ]);
-    expect((await typesOf(mentioned)).map((n) => n.type)).toEqual(['mention']);
+    expect((await typesOf(mentioned, 1)).map((n) => n.type)).toEqual(['mention']);
     expect(await typesOf(people.member)).toEqual([]);
     expect(await typesOf(replier)).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { putSetting } from '../../shared/domain/settings/index.ts';
+import { getSettings, putSetting } from '../../shared/domain/settings/index.ts';
 import type { TestUser } from '../support/api.ts';
+import { cli, cliJson } from '../support/cli.ts';
 import {
   courseComments,
   createPeople,
@@ -28,13 +29,29 @@ beforeAll(async () => {
       { ref: 'held', user: students[1]!.username, lesson: 'two', message: 'Pending', status: 'pending' },
     ],
   });
-  await putSetting('features', 'content_moderation', 'yes');
+  // The operator's own command turns it on (issue 21 item 14), as an operator would.
+  expect(cliJson(await cli('settings:set', 'features.content_moderation', 'yes'))).toEqual({
+    key: 'features.content_moderation',
+    value: 'yes',
+  });
 });
 afterAll(async () => {
   await putSetting('features', 'content_moderation', 'no');
 });
 
 const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
+
+describe('issue 21 item 14: settings:set sets features.content_moderation', () => {
+  it('stores the switch the courses domain reads, refuses other values, and lists the key as known', async () => {
+    expect(await getSettings('features', {})).toMatchObject({ content_moderation: 'yes' });
+    const invalid = await cli('settings:set', 'features.content_moderation', 'maybe');
+    expect(invalid).toMatchObject({ code: 1, stdout: '' });
+    const unknown = await cli('settings:set', 'features.nope', 'yes');
+    expect(unknown).toMatchObject({ code: 1, stdout: '' });
+    expect(unknown.stderr).toContain('features.content_moderation');
+    expect(await getSettings('features', {})).toMatchObject({ content_moderation: 'yes' });
+  });
+});
 
 describe('content moderation on', () => {
   it('lists pending comments to the course’s moderators, with a total that counts them', async () => {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { waitForNotificationCount, waitForNotifications } from '../support/notifications.ts';
 import { createSpace, expectError, type Feed, feedOf, ISO, postFeed } from '../support/feeds.ts';
 
 /**
@@ -47,19 +48,12 @@ const comment = (as: TestUser, feedId: number, body: unknown) =>
 const list = (as: TestUser, feedId: number, query: Record<string, string | number> = {}) =>
   api<{ comments: Paginator }>('GET', `/feeds/${feedId}/comments`, { as, query });
 
-/** The recipient's notifications of one type (the notifications API). */
-async function notificationsOf(recipient: TestUser, type: string) {
-  const response = await api<{ notifications: { data: Array<Record<string, unknown>> } }>(
-    'GET',
-    '/notifications',
-    {
-      as: recipient,
-      query: { type, per_page: 100 },
-    },
-  );
-  expect(response.status).toBe(200);
-  return response.body.notifications.data;
-}
+/**
+ * The recipient's notifications of one type (the notifications API), once there are at least `atLeast` of them
+ * (stored by the notify worker a moment after the request).
+ */
+const notificationsOf = (recipient: TestUser, type: string, atLeast = 0) =>
+  waitForNotificationCount(recipient, atLeast, { type });
 
 describe('POST /feeds/{id}/comments', () => {
   it('adds a comment (201) with every field, and counts it', async () => {
@@ -212,7 +206,7 @@ describe('notifications of comments and mentions', () => {
     const before = (await notificationsOf(author, 'new_comment')).length;
     const created = (await comment(commenter, feed.id, { message: 'Hello author' })).body.comment;
     await comment(author, feed.id, { message: 'my own comment' });
-    const after = await notificationsOf(author, 'new_comment');
+    const after = await notificationsOf(author, 'new_comment', before + 1);
     expect(after).toHaveLength(before + 1);
     expect(after[0]).toMatchObject({
       type: 'new_comment',
@@ -226,18 +220,20 @@ describe('notifications of comments and mentions', () => {
 
   it('notifies the parent comment’s author of a reply (new_reply) and the feed author of the comment', async () => {
     const feed = await postFeed(author, { space_id: publicSpace });
+    const ofFeed = (items: Array<Record<string, unknown>>) =>
+      items.filter((item) => String(item.action_url).startsWith(`/feeds/${feed.id}?`));
+    const until = (user: TestUser, type: string, count: number) =>
+      waitForNotifications(user, (items) => ofFeed(items).length >= count, { type }).then(ofFeed);
     const parent = (await comment(commenter, feed.id, { message: 'parent' })).body.comment;
-    const [replies, comments] = await Promise.all([
-      notificationsOf(commenter, 'new_reply'),
-      notificationsOf(author, 'new_comment'),
-    ]);
-    await comment(outsider, feed.id, { message: 'a reply', parent_id: parent.id });
-    expect(await notificationsOf(commenter, 'new_reply')).toHaveLength(replies.length + 1);
-    expect(await notificationsOf(author, 'new_comment')).toHaveLength(comments.length + 1);
+    const reply = (await comment(outsider, feed.id, { message: 'a reply', parent_id: parent.id })).body
+      .comment;
     // The feed author replying to a comment on their own feed notifies only the parent's author.
-    await comment(author, feed.id, { message: 'author reply', parent_id: parent.id });
-    expect(await notificationsOf(commenter, 'new_reply')).toHaveLength(replies.length + 2);
-    expect(await notificationsOf(author, 'new_comment')).toHaveLength(comments.length + 1);
+    const own = (await comment(author, feed.id, { message: 'author reply', parent_id: parent.id })).body
+      .comment;
+    const replies = await until(commenter, 'new_reply', 2);
+    expect(replies.map((item) => item.object_id).sort()).toEqual([reply.id, own.id].sort());
+    const comments = await until(author, 'new_comment', 2);
+    expect(comments.map((item) => item.object_id).sort()).toEqual([parent.id, reply.id].sort());
   });
 
   it('notifies mentioned users who can see the content, never the actor', async () => {
@@ -247,7 +243,9 @@ describe('notifications of comments and mentions', () => {
     });
     expect(feed.message_rendered).toContain(`<a href="/u/${commenter.username}" class="mention"`);
     const [commenterMentions, outsiderMentions, authorMentions] = await Promise.all([
-      notificationsOf(commenter, 'mention'),
+      waitForNotifications(commenter, (items) => items.some((item) => item.object_id === feed.id), {
+        type: 'mention',
+      }),
       notificationsOf(outsider, 'mention'),
       notificationsOf(author, 'mention'),
     ]);
@@ -258,7 +256,11 @@ describe('notifications of comments and mentions', () => {
     const publicFeed = await postFeed(author, { space_id: publicSpace });
     const mention = (await comment(commenter, publicFeed.id, { message: `cc @${outsider.username}` })).body
       .comment;
-    const mentioned = await notificationsOf(outsider, 'mention');
+    const mentioned = await waitForNotifications(
+      outsider,
+      (items) => items.some((item) => item.object_id === mention.id),
+      { type: 'mention' },
+    );
     expect(
       mentioned.filter((item) => item.object_id === mention.id && item.object_type === 'comment'),
     ).toHaveLength(1);

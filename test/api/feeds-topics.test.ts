@@ -4,6 +4,7 @@ import { db, tableName } from '../../shared/db/client.ts';
 import { topicKey } from '../../shared/db/keys/topics.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { findTopicsByIds } from '../../shared/domain/topics/index.ts';
+import { withPostCounts } from '../../shared/domain/topics/topic-repository.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import {
   allFeeds,
@@ -28,7 +29,7 @@ let publicSpace: number;
 let privateSpace: number;
 
 const postsCount = async (ids: number[]) => {
-  const topics = await findTopicsByIds(ids);
+  const topics = await withPostCounts(await findTopicsByIds(ids));
   return ids.map((id) => topics.find((topic) => topic.id === id)?.posts_count);
 };
 

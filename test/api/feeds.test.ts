@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findSpaceStats } from '../../shared/domain/spaces/index.ts';
+import { findSpacePostCount } from '../../shared/domain/feeds/feed-repository.ts';
+
+const findSpaceStats = async (spaceId: number) => ({ posts_count: await findSpacePostCount(spaceId) });
 import { findUserStats } from '../../shared/domain/feeds/feed-repository.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import {

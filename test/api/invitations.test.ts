@@ -1,3 +1,4 @@
+import { type ListedNotification, waitForNotifications } from '../support/notifications.ts';
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
@@ -51,14 +52,16 @@ const invite = (as: TestUser | undefined, body: Record<string, unknown>) =>
 const accept = (as: TestUser | undefined, link: string) =>
   api<{ message: string; space_id: number; status: string } & ErrorBody>('POST', link, as ? { as } : {});
 
-const notificationsOf = async (user: TestUser, type: string) =>
-  (
-    await api<{ notifications: { data: { type: string; actor_id: number; object_id: number }[] } }>(
-      'GET',
-      '/notifications',
-      { as: user, query: { type } },
-    )
-  ).body.notifications.data;
+/** The user's notifications of one type, once there are at least `atLeast` with `match` (stored asynchronously). */
+const notificationsOf = async (
+  user: TestUser,
+  type: string,
+  match: (item: ListedNotification) => boolean = () => true,
+  atLeast = 0,
+) =>
+  (await waitForNotifications(user, (items) => items.filter(match).length >= atLeast, { type })).filter(
+    match,
+  );
 
 beforeAll(async () => {
   [member, spaceModerator, spaceAdmin, courseAdmin, globalModerator, communityAdmin, hostAdmin] =
@@ -164,7 +167,7 @@ describe('POST /invitations', () => {
   it('notifies an existing account of the address in-app (space_invite), with the invitation as its only e-mail', async () => {
     const invitee = await createTestUser();
     expect((await invite(spaceAdmin, { space_id: spaceId, email: emailOf(invitee) })).status).toBe(201);
-    const notifications = await notificationsOf(invitee, 'space_invite');
+    const notifications = await notificationsOf(invitee, 'space_invite', () => true, 1);
     expect(notifications).toEqual([
       expect.objectContaining({ type: 'space_invite', actor_id: spaceAdmin.id, object_id: spaceId }),
     ]);
@@ -207,6 +210,40 @@ describe('POST /invitations', () => {
     // A caller who may not invite learns nothing about which spaces exist.
     expect((await invite(member, { space_id: 999_999_999, email: address() })).status).toBe(403);
   });
+
+  it('issue 21 item 8: invitee_name is one line of at most 100 characters without web addresses', async () => {
+    const refused = [
+      'Ada\n\nYour account is locked. Confirm it at https://evil.example/login',
+      'Ada\r\nBob',
+      'Ada\u2028Bob',
+      'Ada\u202Eevil',
+      'Ada https://evil.example',
+      'Ada www.evil',
+      'Ada (see evil.example)',
+      'ada@evil.co',
+      'mailto:ada',
+      'A'.repeat(101),
+    ];
+    for (const name of refused) {
+      const email = address();
+      const response = await invite(communityAdmin, { space_id: spaceId, email, invitee_name: name });
+      expect(response.status, JSON.stringify(name)).toBe(400);
+      expect(response.body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { params: { invitee_name: expect.any(String) } },
+      });
+      expect(await mailsTo(email)).toHaveLength(0);
+    }
+    // Names as people write them pass, and go into the e-mail as written.
+    for (const name of ['J. R. R. Tolkien', 'Dr. No', `  ${'Ü'.repeat(100)}  `]) {
+      const email = address();
+      const response = await invite(communityAdmin, { space_id: spaceId, email, invitee_name: name });
+      expect(response.status, response.text).toBe(201);
+      expect(response.body.invitation.meta.invitee_name).toBe(name.trim());
+      const [mail] = await mailsTo(email);
+      expect(mail?.body.text?.split('\n')[0]).toBe(`Hello ${name.trim()},`);
+    }
+  });
 });
 
 describe('POST /invitations/{token}/accept', () => {
@@ -226,9 +263,7 @@ describe('POST /invitations/{token}/accept', () => {
     expect(response.body).toMatchObject({ space_id: spaceId, status: 'accepted' });
     expect(await findMembership(spaceId, invitee.id)).toMatchObject({ role: 'member', status: 'active' });
     for (const staff of [spaceAdmin, spaceModerator]) {
-      const joins = (await notificationsOf(staff, 'space_join')).filter(
-        (item) => item.actor_id === invitee.id,
-      );
+      const joins = await notificationsOf(staff, 'space_join', (item) => item.actor_id === invitee.id, 1);
       expect(joins, staff.username).toHaveLength(1);
     }
     expect(await notificationsOf(member, 'space_join')).toEqual([]);
@@ -272,9 +307,7 @@ describe('POST /invitations/{token}/accept', () => {
     const invitee = await createTestUser({ email });
     const statuses = (await Promise.all([accept(invitee, link), accept(invitee, link)])).map((r) => r.status);
     expect(statuses.sort()).toEqual([200, 404]);
-    const joins = (await notificationsOf(spaceAdmin, 'space_join')).filter(
-      (item) => item.actor_id === invitee.id,
-    );
+    const joins = await notificationsOf(spaceAdmin, 'space_join', (item) => item.actor_id === invitee.id, 1);
     expect(joins).toHaveLength(1);
   });
 
@@ -294,5 +327,34 @@ describe('POST /invitations/{token}/accept', () => {
     expect((await accept(invitee, acceptanceLinkIn((await mailsTo(email))[0]))).status).toBe(200);
     expect(await findMembership(courseId, invitee.id)).toMatchObject({ role: 'student', status: 'active' });
     expect((await findSpaceStats(courseId)).students_count).toBe(before + 1);
+  });
+
+  it('issue 21 item 12: accepting a course invitation notifies the new student with course_enrollment, from the inviter', async () => {
+    const admin = await createTestUser();
+    const tag = randomBytes(4).toString('hex');
+    const imported = await runImport({
+      courses: [{ ref: 'c', title: `Course ${tag}`, slug: `course-${tag}`, admins: [admin.username] }],
+    });
+    const courseId = imported.courses.c!.id;
+    const email = address();
+    expect((await invite(admin, { space_id: courseId, email })).status).toBe(201);
+    const invitee = await createTestUser({ email });
+    expect(await notificationsOf(invitee, 'course_enrollment')).toEqual([]);
+    expect((await accept(invitee, acceptanceLinkIn((await mailsTo(email))[0]))).status).toBe(200);
+    const enrolments = await notificationsOf(invitee, 'course_enrollment', () => true, 1);
+    expect(enrolments).toEqual([
+      expect.objectContaining({
+        type: 'course_enrollment',
+        actor_id: admin.id,
+        object_id: courseId,
+        xprofile: expect.objectContaining({ user_id: admin.id, username: admin.username }),
+      }),
+    ]);
+    // A space that is not a course enrols nobody: no course_enrollment.
+    const spaceEmail = address();
+    expect((await invite(spaceAdmin, { space_id: spaceId, email: spaceEmail })).status).toBe(201);
+    const joiner = await createTestUser({ email: spaceEmail });
+    expect((await accept(joiner, acceptanceLinkIn((await mailsTo(spaceEmail))[0]))).status).toBe(200);
+    expect(await notificationsOf(joiner, 'course_enrollment')).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { objectSize } from '../../shared/integrations/media-bucket.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { createSpace, postFeed } from '../support/feeds.ts';
 import {
   type Json,
   multipartBody,
@@ -16,8 +17,11 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
 describe('POST /feeds/media-upload (multipart)', () => {
   let user: TestUser;
+  let feedId: number;
   beforeAll(async () => {
     user = await createTestUser();
+    const space = await createSpace({ members: [[user, 'member']] });
+    feedId = (await postFeed(user, { space_id: space })).id;
   });
 
   it('stores a small GIF and answers 201 with the contract data', async () => {
@@ -25,7 +29,7 @@ describe('POST /feeds/media-upload (multipart)', () => {
     const response = await uploadMultipart(
       user,
       { bytes: gif, name: 'dance.gif', type: 'image/gif' },
-      { object_source: 'feed', object_id: '42' },
+      { object_source: 'feed', object_id: String(feedId) },
     );
     expect(response.status, response.text).toBe(201);
     expect(response.body).toEqual({
@@ -137,7 +141,7 @@ describe('GET and DELETE /media/{id}', () => {
     const response = await uploadMultipart(
       user,
       { bytes: await smallPng(), name: 'pic.png', type: 'image/png' },
-      { object_source: 'profile', object_id: '7' },
+      { object_source: 'profile', object_id: String(user.id) },
     );
     expect(response.status, response.text).toBe(201);
     return response.body.data;
@@ -160,7 +164,7 @@ describe('GET and DELETE /media/{id}', () => {
         height: 10,
         thumbnail_url: uploaded.thumbnail_url,
         object_source: 'profile',
-        object_id: 7,
+        object_id: owner.id,
         status: 'active',
         created_at: uploaded.created_at,
         uploader: { id: owner.id, display_name: 'Media Owner', avatar: expect.any(String) },

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { emitNotification, type NotificationEvent } from '../../shared/domain/notifications/index.ts';
+import type { NotificationEvent } from '../../shared/domain/notifications/index.ts';
 import { findNotificationById } from '../../shared/domain/notifications/notification-repository.ts';
 import type { NotificationType } from '../../shared/vocabulary/notifications.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { emitStored } from '../support/notifications.ts';
 
 /**
  * Mark-all-read and delete-all at any size: one write on the stats item (a watermark), every read path honouring
@@ -28,12 +29,8 @@ async function emitMany(
   count: number,
   type: NotificationType = 'new_comment',
 ) {
-  const ids: number[] = [];
-  for (let n = 0; n < count; n++) {
-    const item = await emitNotification({ ...event(actor.id, type), recipientId: recipient.id });
-    ids.push(item!.id);
-  }
-  return ids;
+  const events = Array.from({ length: count }, () => event(actor.id, type));
+  return (await emitStored(recipient, events)).map((item) => item.id);
 }
 
 const list = (as: TestUser, query: Record<string, string | number | boolean> = {}) =>
@@ -178,5 +175,32 @@ describe('DELETE /notifications/delete-all at size', () => {
     await eventually(async () => (await findNotificationById(unreadAfter[3]!)) === undefined);
     expect(await findNotificationById(fresh!)).toBeDefined();
     expect((await list(recipient)).body.notifications.total).toBe(1);
+  });
+});
+
+describe('item 10: mark-all-read and delete-all take no body', () => {
+  it('refuse malformed JSON and unknown keys (400) and change nothing; an empty object passes', async () => {
+    const [recipient, actor] = await Promise.all([createTestUser(), createTestUser()]);
+    await emitMany(recipient, actor, 2);
+    const json = { 'content-type': 'application/json' };
+    for (const [method, path] of [
+      ['POST', '/notifications/mark-all-read'],
+      ['DELETE', '/notifications/delete-all'],
+    ] as const) {
+      const malformed = await api(method, path, { as: recipient, rawBody: '{not json', headers: json });
+      expect(malformed.status, malformed.text).toBe(400);
+      expect(malformed.body).toMatchObject({ code: 'rest_invalid_json' });
+      const unknown = await api(method, path, { as: recipient, body: { ids: [1] } });
+      expect(unknown.status, unknown.text).toBe(400);
+      expect(unknown.body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { params: { ids: 'is not a known field' } },
+      });
+    }
+    const page = (await list(recipient)).body.notifications;
+    expect(page.total).toBe(2);
+    expect(page.data.every((item) => !item.is_read)).toBe(true);
+    const read = await api('POST', '/notifications/mark-all-read', { as: recipient, body: {} });
+    expect(read.status, read.text).toBe(200);
   });
 });

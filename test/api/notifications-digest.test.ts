@@ -1,10 +1,10 @@
 import { describe, expect, inject, it } from 'vitest';
-import { emitNotification } from '../../shared/domain/notifications/index.ts';
 import { digestPeriod } from '../../shared/domain/notifications/digest-period.ts';
 import { DigestBusy, sendMemberDigest } from '../../shared/domain/notifications/send-member-digest.ts';
 import { publish } from '../../shared/integrations/queue-publisher.ts';
 import type { NotificationType } from '../../shared/vocabulary/notifications.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { emitStored } from '../support/notifications.ts';
 
 /**
  * Digest e-mails through the emulators: a plan message (as the schedule or `digest:run` puts it) fans out per
@@ -38,17 +38,19 @@ const uniquePeriod = () =>
 
 const emailOf = (user: TestUser) => `${user.username}@example.com`;
 
+/** Emits one notification and waits until the notify worker has stored it (digests read stored notifications). */
 async function emit(recipient: TestUser, actor: TestUser, type: NotificationType, title: string) {
-  await emitNotification({
-    recipientId: recipient.id,
-    type,
-    actorId: actor.id,
-    title,
-    message: 'Open the community to see it.',
-    actionUrl: '/feeds/1',
-    objectId: 1,
-    objectType: 'feed',
-  });
+  await emitStored(recipient, [
+    {
+      type,
+      actorId: actor.id,
+      title,
+      message: 'Open the community to see it.',
+      actionUrl: '/feeds/1',
+      objectId: 1,
+      objectType: 'feed',
+    },
+  ]);
 }
 
 const subscribe = (user: TestUser, body: Record<string, unknown>) =>

@@ -5,6 +5,7 @@ import {
 } from '../../shared/domain/notifications/emit-notification.ts';
 import type { NotificationType } from '../../shared/domain/notifications/notification-item.ts';
 import { api, apiUrl, createTestUser, type TestUser } from '../support/api.ts';
+import { emitStored, waitForNotificationCount, waitForNotifications } from '../support/notifications.ts';
 
 /** The six Notifications endpoints through the local gateway, against the emulators. */
 
@@ -33,8 +34,9 @@ const event = (actorId: number | null, type: NotificationType = 'space_join'): N
   objectType: 'space',
 });
 
+/** Emits one notification (as a causing request does) and answers it once the notify worker stored it. */
 async function emit(recipient: TestUser, actor: TestUser | null, type: NotificationType = 'space_join') {
-  const item = await emitNotification({ ...event(actor?.id ?? null, type), recipientId: recipient.id });
+  const [item] = await emitStored(recipient, [event(actor?.id ?? null, type)]);
   if (!item) throw new Error('not stored');
   return item;
 }
@@ -72,7 +74,8 @@ describe('GET /notifications', () => {
 
   beforeAll(async () => {
     [recipient, actor] = await Promise.all([createTestUser(), createTestUser({ displayName: 'The Actor' })]);
-    // Sequential so ids and created_at increase together: 5 space_join, 2 lesson_complete (no actor).
+    // Sequential so ids and created_at increase together: 5 space_join, 2 lesson_complete (stored without an
+    // actor: the student, their recipient, is answered as the actor).
     for (let i = 0; i < 5; i++) ids.push((await emit(recipient, actor)).id);
     for (let i = 0; i < 2; i++) ids.push((await emit(recipient, null, 'lesson_complete')).id);
     const read = await api('POST', `/notifications/${ids[0]}/read`, { as: recipient });
@@ -128,8 +131,12 @@ describe('GET /notifications', () => {
     const read = page.data.find((item) => item.id === ids[0]);
     expect(read?.is_read).toBe(true);
     expect(read?.read_at).toMatch(ISO);
-    const noActor = page.data.find((item) => item.id === ids[6]);
-    expect(noActor).toMatchObject({ actor_id: null, xprofile: null, type: 'lesson_complete' });
+    const ownAction = page.data.find((item) => item.id === ids[6]);
+    expect(ownAction).toMatchObject({
+      actor_id: recipient.id,
+      xprofile: expect.objectContaining({ user_id: recipient.id }),
+      type: 'lesson_complete',
+    });
   });
 
   it('filters by is_read, type and both, with exact totals', async () => {
@@ -319,10 +326,13 @@ describe('POST /notifications/mark-all-read', () => {
     const concurrent = 25;
     const [marked] = await Promise.all([
       api<{ data: { marked_count: number } }>('POST', '/notifications/mark-all-read', { as: owner }),
-      ...Array.from({ length: concurrent }, () => emit(owner, actor)),
+      ...Array.from({ length: concurrent }, () =>
+        emitNotification({ ...event(actor.id), recipientId: owner.id }),
+      ),
     ]);
     expect(marked.status).toBe(200);
     const created = 20 + concurrent;
+    await waitForNotificationCount(owner, created);
     const unreadListed = (await list(owner, { is_read: false, per_page: 100 })).body.notifications;
     const unread = await api<{ unread_count: number; notifications: Item[] }>(
       'GET',
@@ -353,5 +363,19 @@ describe('DELETE /notifications/delete-all', () => {
     expect((await list(owner)).body.notifications).toMatchObject({ total: 0, data: [] });
     const unread = await api('GET', '/notifications/unread', { as: owner });
     expect(unread.body).toEqual({ notifications: [], unread_count: 0 });
+  });
+});
+
+describe('delivery through the notify queue', () => {
+  it('a notification is readable within 2 s of the request that causes it', async () => {
+    const [followed, follower] = await Promise.all([createTestUser(), createTestUser()]);
+    const response = await api('POST', `/profile/${followed.username}/follow`, { as: follower });
+    expect(response.status, response.text).toBe(200);
+    const answeredAt = Date.now();
+    const [item] = await waitForNotifications(followed, (items) => items.length > 0, {}, 2_000);
+    const latencyMs = Date.now() - answeredAt;
+    expect(item).toMatchObject({ type: 'new_follower', actor_id: follower.id });
+    process.stdout.write(`notification readable ${latencyMs} ms after the follow answered\n`);
+    expect(latencyMs).toBeLessThanOrEqual(2_000);
   });
 });

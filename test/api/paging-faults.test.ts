@@ -1,3 +1,4 @@
+import { waitForNotificationCount } from '../support/notifications.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emitNotification } from '../../shared/domain/notifications/index.ts';
 import { type ApiResponse, api, createTestUser, type TestUser } from '../support/api.ts';
@@ -30,6 +31,8 @@ async function emitSome(recipient: TestUser, count: number) {
       objectType: 'space',
     });
   }
+  // Stored by the notify worker a moment later.
+  await waitForNotificationCount(recipient, count);
 }
 
 const list = (as: TestUser, query: Record<string, string | number | boolean>) =>

@@ -1,3 +1,4 @@
+import { waitForNotificationCount } from '../support/notifications.ts';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -163,6 +164,8 @@ beforeAll(async () => {
       objectType: 'space',
     });
   }
+  // Stored by the notify worker a moment later.
+  await waitForNotificationCount(admin, 12);
   const served = await api<Json>('GET', '/openapi.json');
   document = served.body;
 });

@@ -1,3 +1,4 @@
+import { waitForNotificationCount } from '../support/notifications.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import { expectError } from '../support/feeds.ts';
@@ -45,17 +46,34 @@ describe('POST and DELETE /profile/{username}/follow', () => {
     expect(await countsOf(fan)).toEqual({ followers: 0, followings: 0 });
   });
 
+  it('item 10: refuses a malformed JSON body or unknown keys (the routes take no body), and follows nobody', async () => {
+    for (const method of ['POST', 'DELETE'] as const) {
+      const path = `/profile/${star.username}/follow`;
+      const json = { 'content-type': 'application/json' };
+      expectError(
+        await api(method, path, { as: fan, rawBody: '{"a":', headers: json }),
+        400,
+        'rest_invalid_json',
+      );
+      const unknown = await api(method, path, { as: fan, body: { notify: false } });
+      expectError(unknown, 400, 'rest_invalid_param');
+      expect(unknown.body).toMatchObject({ data: { params: { notify: 'is not a known field' } } });
+      expectError(await api(method, path, { as: fan, body: [] }), 400, 'rest_invalid_param');
+    }
+    expect(await countsOf(star)).toEqual({ followers: 0, followings: 0 });
+    // An empty object is no field at all.
+    expect((await api('POST', `/profile/${star.username}/follow`, { as: fan, body: {} })).status).toBe(200);
+    expect((await api('DELETE', `/profile/${star.username}/follow`, { as: fan, body: {} })).status).toBe(200);
+  });
+
   it('notifies the followed member once (new_follower), never on a repeated follow', async () => {
     const [followed, follower] = await Promise.all([createTestUser(), createTestUser()]);
     await follow(follower, followed.username);
     await follow(follower, followed.username);
-    const listed = await api<{ notifications: { data: Json[] } }>('GET', '/notifications', {
-      as: followed,
-      query: { type: 'new_follower' },
-    });
-    expect(listed.status, listed.text).toBe(200);
-    expect(listed.body.notifications.data).toHaveLength(1);
-    expect(listed.body.notifications.data[0]).toMatchObject({
+    // A repeated follow records no event: once the first one's notification is stored, nothing else comes.
+    const listed = await waitForNotificationCount(followed, 1, { type: 'new_follower' });
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({
       type: 'new_follower',
       actor_id: follower.id,
       user_id: followed.id,

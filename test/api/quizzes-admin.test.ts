@@ -1,7 +1,8 @@
+import { waitForNotificationCount } from '../support/notifications.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findMembership } from '../../shared/domain/spaces/index.ts';
 import { findUserById } from '../../shared/domain/users/index.ts';
-import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { createTestUser, type TestUser } from '../support/api.ts';
 import {
   adminList,
   expectBareError,
@@ -315,15 +316,9 @@ describe('POST /admin/courses/{id}/quiz-results/{quiz_id}', () => {
     });
     const membership = await findMembership(course.courseId, student.id, { consistent: true });
     expect([...(membership?.completed_lessons ?? [])]).toEqual([course.lessons.quiz]);
-    const notices = await api<{ notifications: { data: Array<{ object_id: number }> } }>(
-      'GET',
-      '/notifications',
-      {
-        as: student,
-        query: { type: 'lesson_complete' },
-      },
-    );
-    expect(notices.body.notifications.data.map((n) => n.object_id)).toEqual([course.lessons.quiz]);
+    // Stored by the notify worker a moment after the grading.
+    const notices = await waitForNotificationCount(student, 1, { type: 'lesson_complete' });
+    expect(notices.map((n) => n.object_id)).toEqual([course.lessons.quiz]);
   });
 
   it('a given passed wins over the score', async () => {

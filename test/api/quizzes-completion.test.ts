@@ -1,9 +1,17 @@
+import { waitForNotificationCount, waitForNotifications } from '../support/notifications.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { completeLesson } from '../../shared/domain/courses/index.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
+import { findQuizStats, statsScopeOf } from '../../shared/domain/quizzes/index.ts';
 import { findMembership, findSpaceStats } from '../../shared/domain/spaces/index.ts';
-import { api, createTestUser, type TestUser } from '../support/api.ts';
-import { importQuizCourse, type QuizCourse, submit } from '../support/quiz-course.ts';
+import { createTestUser, type TestUser } from '../support/api.ts';
+import {
+  expectBareError,
+  importQuizCourse,
+  type QuizCourse,
+  result,
+  submit,
+} from '../support/quiz-course.ts';
 
 /**
  * Passing a quiz lesson completes it for course progress (the membership's `completed_lessons`, the course's
@@ -12,16 +20,14 @@ import { importQuizCourse, type QuizCourse, submit } from '../support/quiz-cours
 
 describe('passing completes the lesson', () => {
   let own: QuizCourse;
+  let sequential: QuizCourse;
   beforeAll(async () => {
-    own = await importQuizCourse();
+    [own, sequential] = await Promise.all([importQuizCourse(), importQuizCourse({ sequential: true })]);
   });
 
-  const notificationsOf = async (user: TestUser) => {
-    const response = await api<{
-      notifications: { data: Array<{ type: string; object_id: number | null }> };
-    }>('GET', '/notifications', { as: user, query: { type: 'lesson_complete' } });
-    return response.body.notifications.data;
-  };
+  /** Stored by the notify worker a moment after the request: at least `atLeast` of them. */
+  const notificationsOf = (user: TestUser, atLeast = 0) =>
+    waitForNotificationCount(user, atLeast, { type: 'lesson_complete' });
 
   it('records the completion once and notifies the student once; a fail records nothing', async () => {
     await submit(own.student, own.courseId, own.lessons.last, { answers: { q_choice: 'five' } });
@@ -37,22 +43,57 @@ describe('passing completes the lesson', () => {
     const membership = await findMembership(own.courseId, own.student.id, { consistent: true });
     expect([...(membership?.completed_lessons ?? [])]).toEqual([own.lessons.last]);
     const stats = await findSpaceStats(own.courseId);
-    expect(stats).toMatchObject({ total_completions: 1, completed_students: 0, quiz_submissions_count: 3 });
-    const notifications = await notificationsOf(own.student);
+    expect(stats).toMatchObject({ total_completions: 1, completed_students: 0 });
+    expect((await findQuizStats(statsScopeOf(own.courseId, {}))).total_submissions).toBe(3);
+    const notifications = await notificationsOf(own.student, 1);
     expect(notifications).toEqual([
       expect.objectContaining({ type: 'lesson_complete', object_id: own.lessons.last }),
     ]);
   });
 
   it('keeps the next lesson open after a failed retake of a passed quiz (sequential course)', async () => {
-    const pass = await submit(own.student2, own.courseId, own.lessons.quiz, {
+    const pass = await submit(sequential.student2, sequential.courseId, sequential.lessons.quiz, {
       answers: { q_choice: 'four', q_select: ['two', 'three'], q_exact: 'tsc' },
     });
     expect(pass.body.quiz_result).toMatchObject({ passed: true, next_lesson_unlocked: true });
-    const fail = await submit(own.student2, own.courseId, own.lessons.quiz, {
+    const fail = await submit(sequential.student2, sequential.courseId, sequential.lessons.quiz, {
       answers: { q_choice: 'five' },
     });
     expect(fail.body.quiz_result).toMatchObject({ passed: false, next_lesson_unlocked: true });
+  });
+
+  it('issue 21 item 2: a quiz lesson that sequential_lesson_order locks is refused (400 lesson_locked), nothing recorded, no notification', async () => {
+    const { student, courseId, lessons } = sequential;
+    const before = await findSpaceStats(courseId);
+    const locked = await submit(student, courseId, lessons.last, { answers: { q_choice: 'four' } });
+    expectBareError(locked, 400, 'lesson_locked');
+    expect((await result(student, courseId, lessons.last)).status).toBe(404); // no attempt stored
+    expect(
+      (await findMembership(courseId, student.id, { consistent: true }))?.completed_lessons,
+    ).toBeUndefined();
+    expect(await findSpaceStats(courseId)).toEqual(before);
+    expect(await notificationsOf(student)).toEqual([]);
+    // Course staff are never locked out (they record no progress).
+    const staff = await submit(sequential.courseAdmin, courseId, lessons.last, {
+      answers: { q_choice: 'four' },
+    });
+    expect(staff.status, staff.text).toBe(201);
+  });
+
+  it('issue 21 item 13: lesson_complete names the student as its actor, with their xprofile', async () => {
+    const { student, courseId, lessons } = own;
+    const passed = await submit(student, courseId, lessons.once, { answers: { q_choice: 'four' } });
+    expect(passed.status, passed.text).toBe(201);
+    const listed = await waitForNotifications(
+      student,
+      (items) => items.some((row) => row.object_id === lessons.once),
+      { type: 'lesson_complete' },
+    );
+    const item = listed.find((row) => row.object_id === lessons.once);
+    expect(item).toMatchObject({
+      actor_id: student.id,
+      xprofile: expect.objectContaining({ user_id: student.id, username: student.username }),
+    });
   });
 
   it('course staff passing a quiz move no course progress', async () => {

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { courseQuizStatsKey, courseStatsKey, lessonQuizStatsKey } from '../../shared/db/keys/courses.ts';
+import { batchGetRawItems } from '../../shared/db/reads.ts';
+import { shardedAggregate, shardKeys } from '../../shared/db/sharded-counters.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
+import { findQuizStats, statsScopeOf } from '../../shared/domain/quizzes/index.ts';
+import { QUIZ_STATS_SHARDS } from '../../shared/domain/quizzes/quiz-submission-item.ts';
 import { findMembership, findSpaceStats } from '../../shared/domain/spaces/index.ts';
 import { createTestUser } from '../support/api.ts';
 import {
@@ -46,7 +51,7 @@ describe('concurrent submissions', () => {
     ]);
     expect(list.body.statistics.total_submissions).toBe(3);
     expect((await adminList(course.courseAdmin, course.courseId)).body.pagination.total).toBe(3);
-    expect((await findSpaceStats(course.courseId)).quiz_submissions_count).toBe(3);
+    expect((await findQuizStats(statsScopeOf(course.courseId, {}))).total_submissions).toBe(3);
     const latest = await result(course.student, course.courseId, course.lessons.limited);
     expect(latest.body.quiz_settings).toMatchObject({ attempts_used: 3, can_retake: false });
   });
@@ -62,6 +67,51 @@ describe('concurrent submissions', () => {
     for (const response of responses.filter((r) => r.status !== 201)) {
       expectBareError(response, 409, 'already_submitted');
     }
+  });
+});
+
+describe('sharded course statistics', () => {
+  it('thirty students submitting at once: course and lesson statistics exact, spread over shards, no course item written', async () => {
+    const course = await importQuizCourse({ extraStudents: 28 });
+    const students = [course.student, course.student2, ...course.extraStudents];
+    const responses = await Promise.all(
+      students.map((student, i) =>
+        submit(student, course.courseId, course.lessons.limited, {
+          answers: { q_choice: i % 3 === 0 ? 'five' : 'four' },
+          time_spent: i,
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual(students.map(() => 201));
+    const scores = responses.map((response) => response.body.quiz_result.score as number);
+    const expected = {
+      total_submissions: 30,
+      passed: 20,
+      failed: 10,
+      average_score: Math.round((scores.reduce((a, b) => a + b, 0) / 30) * 100) / 100,
+      average_time: 14.5,
+    };
+    for (const query of [{}, { lesson_id: course.lessons.limited }] as Record<string, number>[]) {
+      const list = await adminList(course.courseAdmin, course.courseId, query);
+      expect(list.body.statistics).toEqual(expected);
+      expect(list.body.pagination.total).toBe(30);
+    }
+    const failed = await adminList(course.courseAdmin, course.courseId, { status: 'failed' });
+    expect(failed.body.statistics).toMatchObject({ total_submissions: 10, passed: 0, failed: 10 });
+
+    // Where the counts landed: on several shards of each course-wide scope; the scopes' own items (which only
+    // submissions with counter ids move) and the course stats item were not written by any submission.
+    for (const key of [
+      courseQuizStatsKey(course.courseId),
+      lessonQuizStatsKey(course.courseId, course.lessons.limited),
+    ]) {
+      const shards = await batchGetRawItems(shardKeys(shardedAggregate(key, QUIZ_STATS_SHARDS)), true);
+      expect(shards.length).toBeGreaterThan(1);
+      expect(shards.reduce((sum, shard) => sum + Number(shard.total_submissions), 0)).toBe(30);
+      expect(await batchGetRawItems([key], true)).toEqual([]);
+    }
+    const [stats] = await batchGetRawItems([courseStatsKey(course.courseId)], true);
+    expect(stats?.quiz_submissions_count).toBeUndefined();
   });
 });
 
@@ -134,10 +184,10 @@ describe('concurrent completions', () => {
       ),
     );
     expect(responses.map((response) => response.status)).toEqual([201, 201, 201, 201]);
-    expect(await findSpaceStats(courseId)).toMatchObject({
-      total_completions: 2,
-      completed_students: 1,
-      quiz_submissions_count: 4,
+    expect(await findSpaceStats(courseId)).toMatchObject({ total_completions: 2, completed_students: 1 });
+    expect(await findQuizStats(statsScopeOf(courseId, {}))).toMatchObject({
+      total_submissions: 4,
+      passed: 4,
     });
     const membership = await findMembership(courseId, student.id, { consistent: true });
     expect([...(membership?.completed_lessons ?? [])].sort()).toEqual([lessons.a, lessons.b].sort());

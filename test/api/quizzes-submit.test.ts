@@ -22,8 +22,9 @@ const RIGHT = {
 };
 
 let course: QuizCourse;
+let sequential: QuizCourse;
 beforeAll(async () => {
-  course = await importQuizCourse();
+  [course, sequential] = await Promise.all([importQuizCourse(), importQuizCourse({ sequential: true })]);
 });
 
 describe('grading through the gateway', () => {
@@ -88,7 +89,7 @@ describe('grading through the gateway', () => {
   });
 
   it('grades wrong, partially right (multiple_select: wrong) and unanswered questions', async () => {
-    const response = await submit(course.student2, course.courseId, course.lessons.quiz, {
+    const response = await submit(sequential.student2, sequential.courseId, sequential.lessons.quiz, {
       answers: { q_choice: 'five', q_select: ['two'], q_exact: 'javac', q_bool: '' },
     });
     expect(response.status, response.text).toBe(201);
@@ -106,7 +107,7 @@ describe('grading through the gateway', () => {
       'q_exact',
     ]);
     expect(response.body.detailed_results[1]).toMatchObject({ is_correct: false, points_earned: 0 });
-    const stored = await result(course.student2, course.courseId, course.lessons.quiz);
+    const stored = await result(sequential.student2, sequential.courseId, sequential.lessons.quiz);
     expect(stored.body.quiz_result).toMatchObject({ status: 'completed', time_spent: 0 });
   });
 
@@ -139,7 +140,7 @@ describe('grading through the gateway', () => {
           multiple_choice_1: { is_correct: false, user_answer: ['two'] },
           short_answer_1: { is_correct: true, user_answer: 'tsc' },
         },
-        meta: { attempts: 2, correct_answers: 2, total_questions: 5 },
+        meta: { attempts: 1, correct_answers: 2, total_questions: 5 },
         parent_id: course.courseId,
         post_id: course.lessons.quiz,
         score: '40',

@@ -1,3 +1,4 @@
+import { waitForNotificationCount } from '../support/notifications.ts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE_PATH, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
@@ -127,20 +128,19 @@ beforeAll(async () => {
   idsIn(feed, ids);
   idsIn((await api('POST', `/feeds/${feed.id}/comments`, { as: member, body: { message: 'Hi' } })).body, ids);
   for (const recipient of [member, admin]) {
-    idsIn(
-      await emitNotification({
-        recipientId: recipient.id,
-        type: 'mention',
-        actorId: null,
-        title: 'Fuzz',
-        message: 'Route fuzz',
-        actionUrl: '/spaces/1',
-        objectId: feed.id as number,
-        objectType: 'feed',
-      }),
-      ids,
-    );
+    await emitNotification({
+      recipientId: recipient.id,
+      type: 'mention',
+      actorId: null,
+      title: 'Fuzz',
+      message: 'Route fuzz',
+      actionUrl: '/spaces/1',
+      objectId: feed.id as number,
+      objectType: 'feed',
+    });
   }
+  // Stored by the notify worker a moment later: their ids join the pool once listed.
+  for (const recipient of [member, admin]) idsIn(await waitForNotificationCount(recipient, 1), ids);
   const submitted = await api(
     'POST',
     `/courses/${course.courseId}/lessons/${course.lessons.quiz}/quiz/submit`,

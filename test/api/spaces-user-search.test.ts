@@ -140,6 +140,42 @@ describe('GET /spaces/users/search', () => {
     expect(response.body.users).toMatchObject({ total: 100, from: 1, to: 100, next_page_url: null });
   });
 
+  it('issue 21 item 17: pages the candidates by page and per_page', async () => {
+    const query = { space_id: spaceId, search: `${tag}bulk` };
+    const all = (await search(communityAdmin, query)).body.users.data.map((user) => user.ID);
+    const second = await search(communityAdmin, { ...query, page: 2, per_page: 30 });
+    expect(second.status, second.text).toBe(200);
+    expect(second.body.users.data.map((user) => user.ID)).toEqual(all.slice(30, 60));
+    expect(second.body.users).toMatchObject({
+      current_page: 2,
+      per_page: 30,
+      total: 100,
+      from: 31,
+      to: 60,
+      last_page: 4,
+    });
+    expect(second.body.users.next_page_url).toContain('page=3');
+    const last = await search(communityAdmin, { ...query, page: 4, per_page: 30 });
+    expect(last.body.users.data.map((user) => user.ID)).toEqual(all.slice(90, 100));
+    expect(last.body.users.next_page_url).toBeNull();
+    expect((await search(communityAdmin, { ...query, per_page: 101 })).status).toBe(400);
+  });
+
+  it('issue 21 item 17: never lists suspended or banned accounts', async () => {
+    const prefix = `${tag}inactive`;
+    const [active, suspended, banned] = await Promise.all([
+      createTestUser({ login: `${prefix}_a` }),
+      createTestUser({ login: `${prefix}_s`, status: 'suspended' }),
+      createTestUser({ login: `${prefix}_b`, status: 'banned' }),
+    ]);
+    const response = await search(communityAdmin, { space_id: spaceId, search: prefix });
+    const ids = response.body.users.data.map((user) => user.ID);
+    expect(ids).toEqual([active.id]);
+    expect(ids).not.toContain(suspended.id);
+    expect(ids).not.toContain(banned.id);
+    expect(response.body.users.total).toBe(1);
+  });
+
   it('shows e-mails only to community moderators holding host list_users', async () => {
     const query = { space_id: spaceId, search: `${tag}mail` };
     const asHost = await search(hostAdmin, query);

@@ -14,12 +14,17 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/db/client.ts';
-import { topicKey } from '../../shared/db/keys/topics.ts';
+import { topicPostCountKeyOf } from '../../shared/domain/topics/topic-repository.ts';
 import { readMeter } from '../../shared/db/read-meter.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { feedAggregates } from '../../shared/domain/feeds/feed-aggregates.ts';
 import { listFeeds } from '../../shared/domain/feeds/list-feeds.ts';
-import { type PostItem, storedPost, storedPostTopicLink } from '../../shared/domain/feeds/post-item.ts';
+import {
+  type PostItem,
+  storedPost,
+  storedPostListing,
+  storedPostTopicLink,
+} from '../../shared/domain/feeds/post-item.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { renderMarkdown } from '../../shared/domain/text/render-markdown.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
@@ -175,13 +180,18 @@ async function fill(
   const writes: Array<Record<string, unknown>> = [];
   for (let n = from; n < to; n++) {
     const post = feed(n);
-    writes.push(storedPost(post), ...post.topic_ids.map((topicId) => storedPostTopicLink(post, topicId)));
+    writes.push(
+      storedPost(post),
+      storedPostListing(post),
+      ...post.topic_ids.map((topicId) => storedPostTopicLink(post, topicId)),
+    );
   }
   await batchWrite(writes);
 
   // Aggregates over all feeds so far, exactly as the write path would have moved them.
   const counters = new Map<string, { key: { pk: string; sk: string }; values: Record<string, unknown> }>();
-  const postsCount = new Map<number, number>();
+  // Each topic's posts_count, per shard (the shard of each feed's id), as the feed writes move it.
+  const postsCount = new Map<string, { key: { pk: string; sk: string }; count: number }>();
   for (let n = 0; n < to; n++) {
     const post = feed(n);
     for (const aggregate of feedAggregates(post)) {
@@ -192,7 +202,11 @@ async function fill(
         entry.values[name] = ((entry.values[name] as number | undefined) ?? 0) + amount;
       }
     }
-    for (const topicId of post.topic_ids) postsCount.set(topicId, (postsCount.get(topicId) ?? 0) + 1);
+    for (const topicId of post.topic_ids) {
+      const key = topicPostCountKeyOf(topicId, post.id);
+      const id = `${key.pk}\u0000${key.sk}`;
+      postsCount.set(id, { key, count: (postsCount.get(id)?.count ?? 0) + 1 });
+    }
   }
   // Counters the import wrote (members_count) stay; the feed counters are set to their exact values.
   for (const { key, values } of counters.values()) {
@@ -200,9 +214,8 @@ async function fill(
       new PutCommand({ TableName: tableName(), Item: { ...(await existing(key)), ...values } }),
     );
   }
-  for (const [topicId, count] of postsCount) {
-    const current = await existing(topicKey(topicId));
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...current, posts_count: count } }));
+  for (const { key, count } of postsCount.values()) {
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, posts_count: count } }));
   }
 }
 

@@ -17,7 +17,7 @@ import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { type CommentItem, commentCounts, storedComment } from '../../shared/domain/feeds/index.ts';
 import { feedAggregates } from '../../shared/domain/feeds/feed-aggregates.ts';
 import { listFeeds } from '../../shared/domain/feeds/list-feeds.ts';
-import { type PostItem, storedPost } from '../../shared/domain/feeds/post-item.ts';
+import { type PostItem, storedPost, storedPostListing } from '../../shared/domain/feeds/post-item.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { getProfile } from '../../shared/domain/profiles/get-profile.ts';
 import { listProfileComments } from '../../shared/domain/profiles/list-profile-comments.ts';
@@ -175,7 +175,7 @@ async function fill(member: CreatedUser, spaceId: number, offset: number, count:
       created_at: createdAt,
       updated_at: createdAt,
     };
-    writes.push(storedPost(post), storedComment(comment));
+    writes.push(storedPost(post), storedPostListing(post), storedComment(comment));
     for (const aggregate of feedAggregates(post)) if (aggregate.kind === 'user') add(aggregate.deltas);
     add(commentCounts(comment));
   }

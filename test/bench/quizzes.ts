@@ -21,7 +21,7 @@ import { type ListQuizResultsInput, listQuizResults } from '../../shared/domain/
 import {
   type QuizSubmission,
   statsContribution,
-  statsScopeKey,
+  statsScopeOf,
   storedQuizAttempt,
   storedQuizSubmissionPointer,
 } from '../../shared/domain/quizzes/quiz-submission-item.ts';
@@ -148,7 +148,7 @@ try {
         rowsOnPage = (await listQuizResults(adminCaller, courseId, input)).items.length;
       });
       const statsRcu = await readUnits(() =>
-        findQuizStats(statsScopeKey(courseId, { lessonId: input.lesson_id, userId: input.user_id })),
+        findQuizStats(statsScopeOf(courseId, { lessonId: input.lesson_id, userId: input.user_id })),
       );
       measured.set(name, [...(measured.get(name) ?? []), rcu]);
       rows.push({

@@ -9,7 +9,15 @@ const BENCHES: Record<string, { about: string; options?: string[]; example?: str
   notifications: { about: 'notification list and unread count cost at 1 000 and 100 000 notifications' },
   'notifications-bulk': { about: 'mark-all-read and delete-all of 1 000 and 100 000 notifications' },
   feeds: { about: 'GET /feeds page 1 cost at 1 000 and 100 000 feeds, unfiltered and filtered' },
-  topics: { about: 'GET /admin/topics page 1 cost at 1 000 and 10 000 topics' },
+  topics: {
+    about:
+      'GET /admin/topics page 1 cost (lists, search) at 1 000 and 10 000 topics; DELETE of a topic on 1 000 and 10 000 feeds',
+    options: [
+      '--sizes N,N   topics measured (default 1000,10000)',
+      '--feeds N,N   feeds of each deleted topic (default 1000,10000)',
+    ],
+    example: 'npm run bench -- topics --sizes 1000,3000 --feeds 1000,3000',
+  },
   quizzes: { about: "administrators' quiz results page 1 cost at 100 and 100 000 submissions" },
   courses: { about: 'course administration and its comments at 20 and 5 000 students' },
   profiles: { about: 'profile reads of a member with 10 and with 10 000 feeds and comments' },
@@ -20,6 +28,21 @@ const BENCHES: Record<string, { about: string; options?: string[]; example?: str
   idempotency: {
     about:
       'the extra cost of an Idempotency-Key on a write (units, latency), a replay, and a 304 vs a 200 on GET /feeds',
+  },
+  heat: {
+    about:
+      'partition heat of a realistic mix through the gateway at 16 in flight: hottest partitions, ceilings (100 and 400 members)',
+    options: [
+      '--members N      one community of N members instead of the default two (100 and 400)',
+      '--spaces N       spaces (default members / 6); each member joins three',
+      '--requests N     requests of the mix measured per size (default 1200)',
+      'mix (% of requests): GET /feeds 24, GET /feeds?topics 4, GET /feeds?space_id 4, GET /feeds/{id} 12,',
+      '  GET /feeds/{id}/comments 6, POST /feeds/{id}/comments 6, POST /feeds/{id}/react 8, POST /feeds 4,',
+      '  POST /profile/{u}/follow 2, DELETE /profile/{u}/follow 1, GET /notifications 6, GET /notifications/unread 4,',
+      '  POST /notifications/mark-all-read 2, GET /profile/{u} 5, GET /profile/me 3, GET /profile/{u}/spaces 2,',
+      '  POST …/quiz/submit 3, GET …/quiz/result 1, PUT …/completion 2, GET /admin/topics 1',
+    ],
+    example: 'npm run bench -- heat --members 300 --spaces 50',
   },
   migration: {
     about:

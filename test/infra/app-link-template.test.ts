@@ -21,4 +21,18 @@ describe('APP_LINK_TEMPLATE', () => {
       expect(variables?.APP_LINK_TEMPLATE).toBe(template);
     }
   });
+
+  it('INVITATION_LINK_TEMPLATE: prod links invitations to the client app (issue 21 item 8), dev to the API', () => {
+    expect(stageConfig('prod', {}).invitationLinkTemplate).toContain('{token}');
+    expect(stageConfig('dev', {}).invitationLinkTemplate).toBeUndefined();
+    const { templates } = synthApp('real', 'prod');
+    const functions = [templates.api, templates.workers].flatMap((stackTemplate) =>
+      stackTemplate ? Object.values(resources(stackTemplate, 'AWS::Lambda::Function')) : [],
+    );
+    for (const fn of functions) {
+      const variables = (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)
+        ?.Variables;
+      expect(variables?.INVITATION_LINK_TEMPLATE).toBe(stageConfig('prod', {}).invitationLinkTemplate);
+    }
+  });
 });

@@ -100,7 +100,7 @@ describe('IAM of the synthesized functions, as the bundled mode evaluates it', (
       await allowed(
         iam.check(fn('createFeed'), {
           action: 'sqs:SendMessage',
-          resource: LOCAL.queues.get('mail')?.arn ?? '',
+          resource: LOCAL.queues.get('notify')?.arn ?? '',
         }),
       ),
     ).toBe(true);

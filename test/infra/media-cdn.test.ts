@@ -29,6 +29,17 @@ describe('media CDN and native modules', () => {
     const [fn] = Object.values(resources(templates.data, 'AWS::CloudFront::Function'));
     const code = (fn?.Properties as { FunctionCode?: string } | undefined)?.FunctionCode;
     expect(String(code)).toContain("'/media/'");
+    // Issue 21 item 1: files of private and secret spaces (`private/`) and unverified uploads are never served.
+    const viewerRequest = new Function(`${String(code)}; return handler;`)() as (event: unknown) => unknown;
+    for (const uri of ['/private/5-abc/file.png', '/pending/5', '/x/../private/5-abc/file.png']) {
+      expect(viewerRequest({ request: { uri } }), uri).toEqual({
+        statusCode: 404,
+        statusDescription: 'Not Found',
+      });
+    }
+    expect(viewerRequest({ request: { uri: '/media/5-abc/file.png' } })).toEqual({
+      uri: '/media/5-abc/file.png',
+    });
     templates.data.hasResourceProperties('AWS::S3::BucketPolicy', {
       PolicyDocument: Match.objectLike({
         Statement: Match.arrayWith([
@@ -52,7 +63,9 @@ describe('media CDN and native modules', () => {
     };
     expect(envOf('-uploadMedia').MEDIA_PUBLIC_BASE_URL).toBeDefined();
     expect(envOf('-completeMediaUpload').MEDIA_BUCKET).toBeDefined();
-    expect(envOf('-getMedia').MEDIA_BUCKET).toBeUndefined();
+    // getMedia signs short-lived GET URLs of `private/` files (issue 21 item 1); a reader of no media has no bucket.
+    expect(envOf('-getMedia').MEDIA_BUCKET).toBeDefined();
+    expect(envOf('-getProfile').MEDIA_BUCKET).toBeUndefined();
   });
 
   it('installs sharp for linux-arm64 into the functions that re-encode images only', () => {

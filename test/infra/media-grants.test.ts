@@ -56,10 +56,14 @@ describe('media bucket grants', () => {
       expected.set(functionName('dev', spec.id), lines.sort());
     }
     expect(new Map([...grants].map(([name, lines]) => [name, [...lines].sort()]))).toEqual(expected);
-    // Uploads never read or delete; deleting media never reads or writes.
+    // Uploads never delete; deleting media never reads or writes.
+    // (`private/` read: signing the GET URLs of media of private spaces in its answer.)
     expect(grants.get(functionName('dev', 'uploadMedia'))?.sort()).toEqual([
+      's3:GetObject /private/*',
+      's3:ListBucket',
       's3:PutObject /media/*',
       's3:PutObject /pending/*',
+      's3:PutObject /private/*',
     ]);
   });
 });

@@ -93,6 +93,6 @@ describe('BuddyPress uploads bucket (stage setting buddypressUploadsBucket)', ()
   it('gives the migrations worker the media bucket and sharp, to store the copies re-encoded', () => {
     const worker = allFunctionSpecs().find((spec) => spec.id === 'migrationsWorker');
     expect(worker?.grants.bucket).toEqual({ write: ['media/'] });
-    expect(worker?.nativeModules).toEqual(['sharp']);
+    expect(worker?.nativeModules).toEqual(['sharp', 'mysql2']);
   });
 });

@@ -151,7 +151,15 @@ describe('copySourceImages', () => {
     expect(copied.counters).toEqual(
       ['image/jpeg', 'image/png'].map((type) => ({
         key: userStatsKey(uploader),
-        deltas: { media_total: 1, [`media_type:${type}`]: 1, 'media_source:profile': 1 },
+        // Avatars and covers are public (shown on every summary): counted in the `p` scope too.
+        deltas: {
+          media_total: 1,
+          [`media_type:${type}`]: 1,
+          'media_source:profile': 1,
+          'media_scope:p': 1,
+          [`media_scope_type:${type}|p`]: 1,
+          'media_scope_source:profile|p': 1,
+        },
         identity: { entity: 'user_stats', user_id: uploader },
       })),
     );
@@ -177,9 +185,13 @@ describe('copySourceImages', () => {
       'media_type:image/jpeg': 1,
       'media_type:image/png': 1,
       'media_source:profile': 2,
+      'media_scope:p': 2,
+      'media_scope_type:image/jpeg|p': 1,
+      'media_scope_type:image/png|p': 1,
+      'media_scope_source:profile|p': 2,
     });
     const page = await queryMemberMediaPage(
-      { userId: uploader, attachedOnly: true },
+      { userId: uploader, visibleIn: { memberSpaceIds: [] } },
       { page: 1, perPage: 10, total: 2 },
     );
     expect(page.items.map((item) => item.id).sort()).toEqual([ids.avatar, ids.cover]);
@@ -203,7 +215,14 @@ describe('copySourceImages', () => {
     expect(copied.coverUrl).toBeUndefined();
     expect(copied.problems).toEqual([expect.stringMatching(/^group 5 cover "notes\.jpg" not copied: /)]);
     expect(copied.counters.map((counter) => counter.deltas)).toEqual([
-      { media_total: 1, 'media_type:image/gif': 1, 'media_source:space': 1 },
+      {
+        media_total: 1,
+        'media_type:image/gif': 1,
+        'media_source:space': 1,
+        'media_scope:p': 1,
+        'media_scope_type:image/gif|p': 1,
+        'media_scope_source:space|p': 1,
+      },
     ]);
   });
 

@@ -27,6 +27,17 @@ const RECORD = {
   height: '360',
 };
 
+/** A record as a hostile provider could send it (issue 21, item 9). */
+const UNSAFE_RECORD = {
+  ...RECORD,
+  provider_url: 'javascript:alert(document.cookie)',
+  thumbnail_url: 'data:image/svg+xml,<svg onload=alert(1)>',
+  html:
+    '<script>alert(1)</script><iframe src="https://video.fake.test/embed/2" onload="alert(2)" width="640"></iframe>' +
+    '<iframe src="http://video.fake.test/plain"></iframe><iframe src="javascript:alert(3)"></iframe>' +
+    '<a href="javascript:alert(4)">x</a><img src="x" onerror="alert(5)"><style>*{}</style>',
+};
+
 let forbiddenHits = 0;
 const providerHits = new Map<string, number>();
 const servers: Server[] = [];
@@ -63,6 +74,14 @@ function fakeProvider(request: IncomingMessage, response: ServerResponse, forbid
   } else if (url.pathname === '/big') {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ ...RECORD, html: 'x'.repeat(400 * 1024) }));
+  } else if (url.pathname === '/reset' || url.pathname === '/cut') {
+    // Part of a JSON body, then the connection breaks off: reset (RST) or closed (FIN) before the rest.
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
+    response.write(JSON.stringify(RECORD).slice(0, 40), () =>
+      url.pathname === '/reset' ? response.socket?.resetAndDestroy() : response.socket?.destroy(),
+    );
+  } else if (url.pathname === '/unsafe') {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(UNSAFE_RECORD));
   } else if (url.pathname === '/slow') {
     setTimeout(() => response.writeHead(200).end(JSON.stringify(RECORD)), 7_000).unref();
   } else {
@@ -95,6 +114,9 @@ beforeAll(async () => {
       endpoint('Fake Video', 'video.fake.test', `http://127.0.0.1:${providerPort}/oembed`),
       endpoint('Redirector', 'redirect.fake.test', `http://127.0.0.1:${providerPort}/redirect`),
       endpoint('Big', 'big.fake.test', `http://127.0.0.1:${providerPort}/big`),
+      endpoint('Reset', 'reset.fake.test', `http://127.0.0.1:${providerPort}/reset`),
+      endpoint('Cut', 'cut.fake.test', `http://127.0.0.1:${providerPort}/cut`),
+      endpoint('Unsafe', 'unsafe.fake.test', `http://127.0.0.1:${providerPort}/unsafe`),
       endpoint('Slow', 'slow.fake.test', `http://127.0.0.1:${providerPort}/slow`),
       endpoint('Loopback', 'loop.fake.test', `http://127.0.0.1:${forbiddenPort}/oembed`),
       endpoint('Loopback6', 'loop6.fake.test', `http://[::1]:${forbiddenPort}/oembed`),
@@ -191,4 +213,33 @@ describe('GET /feeds/oembed', () => {
     expect(slow.status).toBe(404);
     expect(Date.now() - started).toBeLessThan(6_500);
   }, 15_000);
+
+  it.each([
+    ['resets', 'reset'],
+    ['closes', 'cut'],
+  ])(
+    'item 3: answers 404 oembed_not_found, not 500, when the provider %s the connection mid-body',
+    async (_how, name) => {
+      const response = await oembed(`https://${name}.fake.test/a`);
+      expect(providerHits.get(`/${name}`)).toBe(1);
+      expect(response.status, JSON.stringify(response.body)).toBe(404);
+      expect(response.body).toEqual(NOT_FOUND);
+    },
+  );
+
+  it('item 9: keeps only http(s) URL fields and sanitizes html (https iframes only), answered and cached', async () => {
+    const first = await oembed('https://unsafe.fake.test/a');
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const data = first.body.data as Record<string, unknown>;
+    expect(data.provider_url).toBeNull();
+    expect(data.thumbnail_url).toBeNull();
+    expect(data.html).toBe(
+      '<iframe src="https://video.fake.test/embed/2" width="640"></iframe><a rel="nofollow ugc noopener" target="_blank">x</a>',
+    );
+    expect(data.title).toBe(RECORD.title);
+    // The second answer comes from the cache: the same clean record, no new fetch.
+    const second = await oembed('https://unsafe.fake.test/a');
+    expect(second).toEqual(first);
+    expect(providerHits.get('/unsafe')).toBe(1);
+  });
 });

@@ -53,6 +53,7 @@ export async function importCourse(
   options: {
     students?: number;
     sequential?: boolean;
+    privacy?: 'public' | 'private' | 'secret';
     withQuiz?: boolean;
     settings?: Record<string, string>;
     comments?: (students: readonly TestUser[]) => unknown[];
@@ -82,6 +83,7 @@ export async function importCourse(
         slug,
         description: 'About **this** course.',
         sequential_lesson_order: options.sequential ?? false,
+        ...(options.privacy ? { privacy: options.privacy } : {}),
         settings: options.settings ?? {},
         admins: [courseAdmin.username],
         students: students.map((user) => user.username),

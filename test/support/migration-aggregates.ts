@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { commentKey, postKey } from '../../shared/db/keys/feeds.ts';
-import { spaceStatsKey } from '../../shared/db/keys/spaces.ts';
+import { spacePostCounts, spaceStatsKey } from '../../shared/db/keys/spaces.ts';
+import { readShardedTotals } from '../../shared/db/sharded-counters.ts';
 import { batchGetItems } from '../../shared/db/reads.ts';
 import { migratedRows } from '../../shared/domain/migrations/ledger.ts';
 import {
@@ -60,9 +61,17 @@ export async function aggregateMismatches(fixture: Fixture): Promise<string[]> {
     spaceIds.map((id) => spaceStatsKey(id)),
     v.object({
       space_id: v.number(),
-      posts_count: v.optional(v.number(), 0),
       members_count: v.optional(v.number(), 0),
     }),
+  );
+  // posts_count is a sharded aggregate of its own (spacePostCounts), summed over its shards.
+  const postCounts = new Map(
+    (
+      await readShardedTotals(
+        spaceIds.map((id) => spacePostCounts(id)),
+        { consistent: true },
+      )
+    ).map((totals, index) => [spaceIds[index]!, totals.posts_count ?? 0]),
   );
   const postsPerSpace = tally(posts.flatMap((post) => (post.space_id === null ? [] : [post.space_id])));
   const groupOfRow = new Map(
@@ -74,7 +83,11 @@ export async function aggregateMismatches(fixture: Fixture): Promise<string[]> {
   const membersPerSpace = tally([...memberRows].map((rowId) => groupMaps.get(groupOfRow.get(rowId)!)!));
   differ('stored space stats', stats.length, spaceIds.length);
   for (const stat of stats) {
-    differ(`space ${stat.space_id} posts_count`, stat.posts_count, postsPerSpace.get(stat.space_id) ?? 0);
+    differ(
+      `space ${stat.space_id} posts_count`,
+      postCounts.get(stat.space_id) ?? 0,
+      postsPerSpace.get(stat.space_id) ?? 0,
+    );
     differ(
       `space ${stat.space_id} members_count`,
       stat.members_count,

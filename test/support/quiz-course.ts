@@ -78,7 +78,7 @@ const simpleQuiz = (overrides: Record<string, unknown> = {}) =>
 export interface QuizCourse {
   readonly courseId: number;
   readonly lessons: {
-    /** The main quiz (every type), sequential course: the next lesson opens only on a pass. */
+    /** The main quiz (every type); in a sequential course the next lesson opens only on a pass. */
     readonly quiz: number;
     readonly next: number;
     readonly noQuiz: number;
@@ -125,7 +125,8 @@ export async function importQuizCourse(
         ref: 'course',
         title: `Quiz course ${tag}`,
         slug: `quiz-course-${tag}`,
-        sequential_lesson_order: options.sequential ?? true,
+        // Not sequential unless asked: a sequential course locks every lesson after the first for its students.
+        sequential_lesson_order: options.sequential ?? false,
         admins: [courseAdmin.username],
         students: [student, student2, ...extraStudents].map((user) => user.username),
         lessons: [

@@ -1,5 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../shared/config/env.ts';
+import { feedStats } from '../../shared/db/keys/feeds.ts';
+import { spacePostCounts } from '../../shared/db/keys/spaces.ts';
+import { shardKey, shardOf } from '../../shared/db/sharded-counters.ts';
+import { topicPostCountKeyOf } from '../../shared/domain/topics/topic-repository.ts';
 import { buildImportPlan, sequenceCounts } from '../../shared/domain/import/build-import-plan.ts';
 import { planBatches } from '../../shared/domain/import/plan-batches.ts';
 import { parseImportFile } from '../../shared/domain/import/run-import.ts';
@@ -191,12 +195,18 @@ describe('import validation', () => {
       // A number set, so a topic delete detaches it with `DELETE topic_ids` (post-item.ts).
       topic_ids: new Set([30]),
       topic_signature: '30',
-      gsi2pk: 'SPACE#20#POSTS',
     });
-    expect(table.get('POST#41', 'POST')).not.toHaveProperty('gsi2pk');
-    expect(table.get('TOPIC#30', 'TOPIC')).toMatchObject({ posts_count: 1, serial: 4, slug: 't' });
+    // The index keys are on the feed's listing entry, not on the post item.
+    expect(table.get('POST#40', 'LISTING')).toMatchObject({ gsi2pk: 'SPACE#20#POSTS' });
+    expect(table.get('POST#41', 'LISTING')).not.toHaveProperty('gsi2pk');
+    expect(table.get('TOPIC#30', 'TOPIC')).toMatchObject({ serial: 4, slug: 't' });
+    expect(table.get('TOPIC#30', 'TOPIC')).not.toHaveProperty('posts_count');
+    const topicShard = topicPostCountKeyOf(30, 40);
+    expect(table.get(topicShard.pk, topicShard.sk)).toMatchObject({ posts_count: 1 });
     expect(table.get('TOPICS', 'STATS')).toMatchObject({ total: 1, 'status:active': 1 });
-    expect(table.get('SPACE#20', 'STATS')).toMatchObject({ members_count: 1, posts_count: 1 });
+    expect(table.get('SPACE#20', 'STATS')).toMatchObject({ members_count: 1 });
+    const spaceShard = shardKey(spacePostCounts(20), shardOf(spacePostCounts(20), 40));
+    expect(table.get(spaceShard.pk, spaceShard.sk)).toMatchObject({ posts_count: 1 });
     expect(table.get('USER#10', 'STATS')).toMatchObject({
       entity: 'user_stats',
       feeds_published: 1,
@@ -207,7 +217,8 @@ describe('import validation', () => {
     });
     expect(table.get('USER#10', 'NOTIFSTATS')).toMatchObject({ total: 1, unread: 1, 'unread:mention': 1 });
     // The timeline and topic totals of the feed lists move with the import as with the API.
-    expect(table.get('FEEDS', 'STATS')).toMatchObject({ public: 1 });
+    const timeline = shardKey(feedStats(), shardOf(feedStats(), 40));
+    expect(table.get(timeline.pk, timeline.sk)).toMatchObject({ public: 1 });
     expect(table.get('TOPIC#30', 'FEEDSTATS')).toMatchObject({ '30|p20': 1, entity: 'topic_feed_stats' });
   });
 });

@@ -15,6 +15,16 @@ describe('resolveOperatorSetting', () => {
     });
   });
 
+  it('issue 21 item 14: addresses the features group by prefix (content_moderation yes/no only)', () => {
+    expect(resolveOperatorSetting('features.content_moderation', 'yes')).toEqual({
+      group: 'features',
+      name: 'content_moderation',
+      value: 'yes',
+    });
+    expect(() => resolveOperatorSetting('features.content_moderation', 'on')).toThrow(/Invalid value/);
+    expect(() => resolveOperatorSetting('content_moderation', 'yes')).toThrow(/features\.content_moderation/);
+  });
+
   it('types the value by the key: strings stay strings, JSON where the key needs it', () => {
     expect(resolveOperatorSetting('site_title', '123').value).toBe('123');
     expect(resolveOperatorSetting('site_title', 'My site').value).toBe('My site');

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { feedStats } from '../../shared/db/keys/feeds.ts';
+import { spacePostCounts } from '../../shared/db/keys/spaces.ts';
+import { shardKey, shardOf } from '../../shared/db/sharded-counters.ts';
 import { feedAggregateChanges, feedAggregates } from '../../shared/domain/feeds/feed-aggregates.ts';
 import {
   countersBySpace,
@@ -8,7 +11,7 @@ import {
   visibleMemberSpaces,
 } from '../../shared/domain/feeds/feed-filters.ts';
 import type { PostItem } from '../../shared/domain/feeds/post-item.ts';
-import { storedPost } from '../../shared/domain/feeds/post-item.ts';
+import { storedPost, storedPostListing } from '../../shared/domain/feeds/post-item.ts';
 
 /** What each feed contributes to the totals the feed lists read, and the filters that match those totals. */
 
@@ -32,6 +35,11 @@ const post = (overrides: Partial<PostItem> = {}): PostItem => ({
   ...overrides,
 });
 
+/** The timeline totals' shard that feed 9 moves (its id chooses it). */
+const TIMELINE = `${shardKey(feedStats(), shardOf(feedStats(), 9)).pk} STATS`;
+/** Space 7's posts_count shard that feed 9 moves. */
+const SPACE_POSTS = `${shardKey(spacePostCounts(7), shardOf(spacePostCounts(7), 9)).pk} POSTCOUNT`;
+
 const flat = (aggregates: ReturnType<typeof feedAggregates>) =>
   Object.fromEntries(
     aggregates.map((aggregate) => [`${aggregate.key.pk} ${aggregate.key.sk}`, aggregate.deltas]),
@@ -42,8 +50,8 @@ describe('feedAggregates', () => {
     expect(flat(feedAggregates(post()))).toEqual({
       'USER#4 STATS': { feeds_published: 1, 'feeds_published_space:7': 1, feeds_published_public: 1 },
       'USER#4 USER': { total_points: 5 },
-      'SPACE#7 STATS': { posts_count: 1 },
-      'FEEDS STATS': { public: 1 },
+      [SPACE_POSTS]: { posts_count: 1 },
+      [TIMELINE]: { public: 1 },
       'TOPIC#1 FEEDSTATS': { '1.3|p7': 1 },
       'TOPIC#3 FEEDSTATS': { '1.3|p7': 1 },
     });
@@ -53,8 +61,8 @@ describe('feedAggregates', () => {
     expect(flat(feedAggregates(post({ space_visibility: 'members', topic_ids: [] })))).toEqual({
       'USER#4 STATS': { feeds_published: 1, 'feeds_published_space:7': 1, 'feeds_published_members:7': 1 },
       'USER#4 USER': { total_points: 5 },
-      'SPACE#7 STATS': { posts_count: 1 },
-      'FEEDS STATS': { 'members:7': 1 },
+      [SPACE_POSTS]: { posts_count: 1 },
+      [TIMELINE]: { 'members:7': 1 },
     });
     expect(flat(feedAggregates(post({ space_id: null, topic_ids: [2] })))).toMatchObject({
       'USER#4 STATS': { 'feeds_published_space:0': 1 },
@@ -132,5 +140,33 @@ describe('feed filters and totals', () => {
       { visibleToAll: true, spaceId: 7, count: 2 },
       { visibleToAll: false, spaceId: 12, count: 1 },
     ]);
+  });
+});
+
+describe('the timeline totals', () => {
+  it('are spread over shards by feed id, and one feed always moves the same shard', () => {
+    const shards = new Set(
+      Array.from({ length: 64 }, (_, n) => feedAggregates(post({ id: 1000 + n })))
+        .flat()
+        .filter((aggregate) => aggregate.kind === 'timeline')
+        .map((aggregate) => aggregate.key.pk),
+    );
+    expect(shards.size).toBe(feedStats().shards);
+    const changes = feedAggregateChanges(post({ id: 77 }), post({ id: 77, status: 'draft' }));
+    const timeline = changes.filter((change) => change.key.pk.startsWith('FEEDS#'));
+    expect(timeline).toHaveLength(1);
+    expect(timeline[0]?.key).toEqual(shardKey(feedStats(), shardOf(feedStats(), 77)));
+  });
+
+  it('keep index keys off the post item: its listing entry carries them', () => {
+    const stored = storedPost(post());
+    expect(Object.keys(stored).filter((name) => name.startsWith('gsi'))).toEqual([]);
+    expect(storedPostListing(post())).toMatchObject({
+      sk: 'LISTING',
+      gsi1pk: 'USER#4#POSTS',
+      gsi2pk: 'SPACE#7#POSTS',
+      gsi3pk: expect.stringMatching(/^FEEDS#[0-3]$/),
+    });
+    expect(storedPostListing(post({ status: 'draft' }))).not.toHaveProperty('gsi3pk');
   });
 });

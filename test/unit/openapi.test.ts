@@ -154,7 +154,7 @@ describe('OpenAPI generator', () => {
       name: 'space_id',
       in: 'path',
       required: true,
-      schema: { type: 'integer', minimum: 1, maximum: 999_999_999_999_999 },
+      schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
     });
     expect(parameters.page).toMatchObject({
       in: 'query',
@@ -443,6 +443,14 @@ describe('the real document', () => {
   const real = openApiDocument() as unknown as Json;
   const operations = Object.values<Json>(real.paths).flatMap((item) => Object.values<Json>(item));
 
+  it('issue 21 item 17: documents include_answers as the boolean the server takes (default true)', () => {
+    const parameters: Json[] =
+      real.paths['/courses/{course_id}/lessons/{lesson_id}/quiz/result'].get.parameters;
+    const includeAnswers = parameters.find((parameter) => parameter.name === 'include_answers');
+    expect(includeAnswers?.schema).toMatchObject({ type: 'boolean', default: true });
+    expect(includeAnswers?.schema).not.toHaveProperty('enum');
+  });
+
   it('gives every operation a description that says what access it needs', () => {
     expect(operations.length).toBe(ROUTES.length);
     for (const operation of operations) {
@@ -491,13 +499,13 @@ describe('the real document', () => {
     }
   });
 
-  it('documents 415 for every operation with a JSON body', () => {
+  it('documents 415 for every operation with a JSON body, and for every non-GET one without (it judges a body)', () => {
     for (const entry of ROUTES) {
       const contract = CONTRACTS[entry.operationId];
       const operation = real.paths[entry.path][entry.method.toLowerCase()];
-      const json = contract?.body !== undefined;
+      const judged = contract?.body !== undefined || (contract !== undefined && entry.method !== 'GET');
       expect(operation.responses['415']?.['x-error-codes'], entry.operationId).toEqual(
-        json ? ['rest_unsupported_media_type'] : undefined,
+        judged ? ['rest_unsupported_media_type'] : undefined,
       );
     }
   });

@@ -33,12 +33,38 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111', '[2a00:1450:4001:82b::200e]'])(
-    'allows %s',
-    (address) => {
-      expect(isPublicAddress(address)).toBe(true);
-    },
-  );
+  // Issue 21 item 7: IPv4-compatible, SIIT (IPv4-translated) and NAT64 forms of loopback, private and metadata
+  // addresses were counted as public.
+  it.each([
+    '::ffff:0:7f00:1',
+    '::ffff:0:127.0.0.1',
+    '::7f00:1',
+    '::127.0.0.1',
+    '::ffff:0:a9fe:a9fe',
+    '::a9fe:a9fe',
+    '::10.0.0.1',
+    '0:0:0:0:0:0:7f00:1',
+    '64:ff9b::7f00:1',
+    '64:ff9b::127.0.0.1',
+    '64:ff9b::10.0.0.1',
+    '64:ff9b::c0a8:101',
+    '64:ff9b::169.254.169.254',
+  ])('item 7: refuses the IPv4-embedding form %s', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '::ffff:8.8.8.8',
+    '1.0.0.1',
+    '9.9.9.9',
+    '172.32.0.1',
+    '2606:4700:4700::1111',
+    '[2a00:1450:4001:82b::200e]',
+  ])('allows %s', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
 });
 
 describe('megabytes', () => {

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetEnvCache } from '../../shared/config/env.ts';
 import {
   generatedSlugBase,
   SLUG_MAX_LENGTH,
@@ -6,7 +7,17 @@ import {
   slugify,
 } from '../../shared/domain/topics/slug.ts';
 import { checkNewParent, MAX_TOPIC_ANCESTORS } from '../../shared/domain/topics/topic-hierarchy.ts';
-import { nextUpdatedAt, topicCountName, topicStatsDeltas } from '../../shared/domain/topics/topic-item.ts';
+import {
+  nextUpdatedAt,
+  type TopicItem,
+  topicCountName,
+  topicStatsDeltas,
+} from '../../shared/domain/topics/topic-item.ts';
+import {
+  searchEntryActions,
+  storedTopicSearchEntries,
+  trigramsOf,
+} from '../../shared/domain/topics/topic-search-entries.ts';
 
 /** The pure topic rules: slugs (decisions.md "Topics and feeds"), the hierarchy, the stats counter names. */
 
@@ -140,5 +151,62 @@ describe('nextUpdatedAt', () => {
     expect(Date.parse(next)).toBe(Date.parse(future) + 1);
     const past = '2020-01-01T00:00:00.000Z';
     expect(Date.parse(nextUpdatedAt(past))).toBeGreaterThan(Date.parse(past) + 1000);
+  });
+});
+
+describe('title search entries (issue 21, item 18)', () => {
+  // The actions name the table; nothing is sent.
+  const saved = { ...process.env };
+  beforeAll(() => {
+    Object.assign(process.env, { TABLE_NAME: 'unit-test-table' });
+    resetEnvCache();
+  });
+  afterAll(() => {
+    process.env = { ...saved };
+    resetEnvCache();
+  });
+  const topic = (title: string, overrides: Partial<TopicItem> = {}): TopicItem => ({
+    id: 7,
+    title,
+    title_lc: title.toLowerCase(),
+    slug: 'x',
+    description: '',
+    color: '',
+    icon: '',
+    parent_id: null,
+    status: 'active',
+    serial: 3,
+    posts_count: 0,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  });
+  /** Every trigram partition the entries list the topic in. */
+  const partitions = (entries: Array<Record<string, unknown>>) =>
+    entries.flatMap((entry) => ['gsi1pk', 'gsi2pk', 'gsi3pk'].flatMap((key) => (entry[key] as string) ?? []));
+
+  it('lists the topic under each distinct trigram of its lower-cased title once, by code point', () => {
+    expect(trigramsOf('abcabc')).toEqual(['abc', 'bca', 'cab']);
+    expect(trigramsOf('ab')).toEqual([]);
+    expect(trigramsOf('a😀bc')).toEqual(['a😀b', '😀bc']);
+    const entries = storedTopicSearchEntries(topic('Ab Cd'));
+    expect(partitions(entries).sort()).toEqual(['TOPICGRAM#ab ', 'TOPICGRAM#b c', 'TOPICGRAM# cd'].sort());
+    expect(entries[0]).toMatchObject({ topic_id: 7, title_lc: 'ab cd', status: 'active', parent_key: 0 });
+  });
+
+  it('fits any title of 192 characters in one transaction: at most 64 entries, 69 actions for a rename', () => {
+    const distinct = Array.from({ length: 192 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join('');
+    const long = storedTopicSearchEntries(topic(distinct));
+    expect(long).toHaveLength(64);
+    expect(searchEntryActions(topic(distinct), topic('xyz'))).toHaveLength(64);
+    expect(searchEntryActions(topic(distinct), topic(distinct, { status: 'inactive' }))).toHaveLength(64);
+  });
+
+  it('moves only when what a search sees changes, and deletes the slots a shorter title no longer needs', () => {
+    expect(searchEntryActions(topic('Hello world'), topic('Hello world', { description: 'x' }))).toEqual([]);
+    const actions = searchEntryActions(topic('Hello world'), topic('Hey'));
+    expect(actions.filter((action) => action.Put)).toHaveLength(1);
+    expect(actions.filter((action) => action.Delete)).toHaveLength(2);
+    expect(searchEntryActions(topic('Hello world'), undefined).every((action) => action.Delete)).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import {
   boolQuery,
   cursorQuery,
   idParam,
+  idQuery,
   intQuery,
   isoDateTime,
   pageQuery,
@@ -166,14 +167,32 @@ describe('query and path field helpers', () => {
     ['1', 1],
     ['42', 42],
     ['999999999999999', 999999999999999],
+    // Time ids (shared/db/ids.ts) have 16 digits, up to Number.MAX_SAFE_INTEGER.
+    ['4503599627370496', 4503599627370496],
+    ['9007199254740991', 9007199254740991],
   ])('id %s → %s', (raw, parsed) => {
     expect(validatePart(v.object({ id: idParam() }), { id: raw })).toEqual({ id: parsed });
   });
 
-  it.each(['0', '-1', 'abc', '1.5', '1234567890123456', '00'])('id %j is rejected', (raw) => {
-    const error = failure(v.object({ id: idParam() }), { id: raw });
-    expect(error.code).toBe('rest_invalid_param');
-    expect(error.data.params).toEqual({ id: 'must be a positive integer' });
+  it.each(['0', '-1', 'abc', '1.5', '9007199254740992', '12345678901234567', '00'])(
+    'id %j is rejected',
+    (raw) => {
+      const error = failure(v.object({ id: idParam() }), { id: raw });
+      expect(error.code).toBe('rest_invalid_param');
+      expect(error.data.params).toEqual({ id: 'must be a positive integer' });
+    },
+  );
+
+  it('an id in a query takes the same 16 digits (user_id of a user:create user), 0 only when allowed', () => {
+    const schema = v.object({ user_id: idQuery({ min: 1 }), parent_id: idQuery({ min: 0 }) });
+    expect(validatePart(schema, { user_id: '4503599627370496', parent_id: '0' })).toEqual({
+      user_id: 4503599627370496,
+      parent_id: 0,
+    });
+    expect(validatePart(schema, {})).toEqual({});
+    for (const raw of ['0', '-1', '9007199254740992', '12345678901234567']) {
+      expect(failure(schema, { user_id: raw }).data.params).toEqual({ user_id: 'must be an integer >= 1' });
+    }
   });
 
   it('a missing id is rest_missing_callback_param', () => {

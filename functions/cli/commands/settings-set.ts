@@ -1,6 +1,6 @@
 import { isAppError } from '../../../shared/errors/app-error.ts';
 import { resolveOperatorSetting } from '../../../shared/domain/settings/operator-setting.ts';
-import { putSetting } from '../../../shared/domain/settings/settings-repository.ts';
+import { createSettingsCopies, putSetting } from '../../../shared/domain/settings/settings-repository.ts';
 import { CliError } from '../cli-error.ts';
 import { assertKnownOptions, type ParsedArgs } from '../parse-args.ts';
 
@@ -13,6 +13,8 @@ export async function settingsSetCommand(args: ParsedArgs): Promise<{ key: strin
   }
   try {
     const setting = resolveOperatorSetting(key, value);
+    // Every group gets its copies (once per stage; a no-op afterwards), so that reads stop touching single items.
+    await createSettingsCopies();
     await putSetting(setting.group, setting.name, setting.value);
     return { key, value: setting.value };
   } catch (error) {

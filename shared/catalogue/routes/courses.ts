@@ -43,6 +43,6 @@ export const COURSE_ROUTES = [
     path: '/courses/{course_id}/lessons/{lesson_id}/comments',
     access: 'enrolled_student',
     entry: 'functions/http/courses/create-lesson-comment.ts',
-    grants: { table: 'readWrite', sendTo: ['mail'], live: 'post' },
+    grants: { table: 'readWrite', sendTo: ['notify'] },
   },
 ] as const satisfies readonly CatalogueRoute[];

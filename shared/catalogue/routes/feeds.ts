@@ -20,7 +20,7 @@ export const FEED_ROUTES = [
     path: '/feeds',
     access: 'authenticated',
     entry: 'functions/http/feeds/create-feed.ts',
-    grants: { table: 'readWrite', sendTo: ['mail'], live: 'post' },
+    grants: { table: 'readWrite', sendTo: ['notify'] },
   },
   {
     operationId: 'getFeed',
@@ -60,7 +60,7 @@ export const FEED_ROUTES = [
     path: '/feeds/{feed_id}/comments',
     access: 'authenticated',
     entry: 'functions/http/feeds/create-feed-comment.ts',
-    grants: { table: 'readWrite', sendTo: ['mail'], live: 'post' },
+    grants: { table: 'readWrite', sendTo: ['notify'] },
   },
   {
     operationId: 'reactToFeed',
@@ -68,6 +68,6 @@ export const FEED_ROUTES = [
     path: '/feeds/{feed_id}/react',
     access: 'authenticated',
     entry: 'functions/http/feeds/react-to-feed.ts',
-    grants: { table: 'readWrite', sendTo: ['mail'], live: 'post' },
+    grants: { table: 'readWrite', sendTo: ['notify'] },
   },
 ] as const satisfies readonly CatalogueRoute[];

@@ -11,7 +11,7 @@ export const INVITATION_ROUTES = [
     path: '/invitations',
     access: 'space_moderator',
     entry: 'functions/http/invitations/create-invitation.ts',
-    grants: { table: 'readWrite', mailer: true, sendTo: ['mail'], live: 'post' },
+    grants: { table: 'readWrite', mailer: true, sendTo: ['notify'] },
   },
   {
     operationId: 'acceptInvitation',
@@ -19,6 +19,6 @@ export const INVITATION_ROUTES = [
     path: '/invitations/{token}/accept',
     access: 'authenticated',
     entry: 'functions/http/invitations/accept-invitation.ts',
-    grants: { table: 'readWrite', sendTo: ['mail'], live: 'post' },
+    grants: { table: 'readWrite', sendTo: ['notify'] },
   },
 ] as const satisfies readonly CatalogueRoute[];

@@ -8,8 +8,9 @@ export const MEDIA_ROUTES = [
     path: '/feeds/media-upload',
     access: 'authenticated',
     entry: 'functions/http/media/upload-media.ts',
-    // Signs presigned POSTs to `pending/<id>`; a multipart file is verified and written under `media/` at once.
-    grants: { table: 'readWrite', bucket: { write: ['pending/', 'media/'] } },
+    // Signs presigned POSTs to `pending/<id>`; a multipart file is verified and written under `media/` at once
+    // (`private/` for media of private and secret spaces, whose answer carries signed GET URLs).
+    grants: { table: 'readWrite', bucket: { read: ['private/'], write: ['pending/', 'media/', 'private/'] } },
     // Image re-encoding is CPU-bound; more memory is more CPU on Lambda.
     memoryMb: 1536,
     nativeModules: ['sharp'],
@@ -20,10 +21,15 @@ export const MEDIA_ROUTES = [
     path: '/media/{id}/complete',
     access: 'owner',
     entry: 'functions/http/media/complete-media-upload.ts',
-    // Reads the upload, writes the verified copy, then deletes the upload (or the copy, when recording it fails).
+    // Reads the upload, writes the verified copy, then deletes the upload (or the copy, when recording it fails);
+    // signs GET URLs of `private/` copies (media of private and secret spaces).
     grants: {
       table: 'readWrite',
-      bucket: { read: ['pending/'], write: ['media/'], delete: ['pending/', 'media/'] },
+      bucket: {
+        read: ['pending/', 'private/'],
+        write: ['media/', 'private/'],
+        delete: ['pending/', 'media/', 'private/'],
+      },
     },
     memoryMb: 1536,
     nativeModules: ['sharp'],
@@ -34,7 +40,8 @@ export const MEDIA_ROUTES = [
     path: '/media/{id}',
     access: 'authenticated',
     entry: 'functions/http/media/get-media.ts',
-    grants: { table: 'read' },
+    // Signs short-lived GET URLs of `private/` files (media of private and secret spaces) for allowed callers.
+    grants: { table: 'read', bucket: { read: ['private/'] } },
   },
   {
     operationId: 'deleteMedia',
@@ -42,7 +49,7 @@ export const MEDIA_ROUTES = [
     path: '/media/{id}',
     access: 'owner',
     entry: 'functions/http/media/delete-media.ts',
-    grants: { table: 'readWrite', bucket: { delete: ['pending/', 'media/'] } },
+    grants: { table: 'readWrite', bucket: { delete: ['pending/', 'media/', 'private/'] } },
   },
   {
     operationId: 'getOembed',

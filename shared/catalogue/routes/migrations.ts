@@ -9,6 +9,8 @@ export const MIGRATION_ROUTES = [
     access: 'administrator',
     entry: 'functions/http/migrations/list-migrations.ts',
     grants: { table: 'read', secrets: ['buddypressSource'] },
+    // Reads the source's counts: the driver is imported only when a source is configured.
+    nativeModules: ['mysql2'],
   },
   {
     operationId: 'getBuddypressMigrationConfig',
@@ -18,6 +20,7 @@ export const MIGRATION_ROUTES = [
     entry: 'functions/http/migrations/show-migration-config.ts',
     // Lists the source's uploads bucket (when it is one) to say whether avatars and covers can be copied.
     grants: { secrets: ['buddypressSource'], sourceUploads: 'read' },
+    nativeModules: ['mysql2'],
   },
   {
     operationId: 'startBuddypressMigration',
@@ -26,6 +29,7 @@ export const MIGRATION_ROUTES = [
     access: 'administrator',
     entry: 'functions/http/migrations/start-migration.ts',
     grants: { table: 'readWrite', sendTo: ['migrations'], secrets: ['buddypressSource'] },
+    nativeModules: ['mysql2'],
   },
   {
     // One GetItem: the work happens in the `migrations` workers, never in the poll.

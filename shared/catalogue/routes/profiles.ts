@@ -53,7 +53,8 @@ export const PROFILE_ROUTES = [
     path: '/profile/{username}/media',
     access: 'authenticated',
     entry: entry('list-profile-media'),
-    grants: { table: 'read', secrets: ['cursorKey'] },
+    // Signs short-lived GET URLs of `private/` files (media of private and secret spaces) the caller may see.
+    grants: { table: 'read', secrets: ['cursorKey'], bucket: { read: ['private/'] } },
   },
   {
     operationId: 'followMember',
@@ -61,7 +62,7 @@ export const PROFILE_ROUTES = [
     path: '/profile/{username}/follow',
     access: 'authenticated',
     entry: entry('follow-member'),
-    grants: { table: 'readWrite', sendTo: ['mail'], live: 'post' },
+    grants: { table: 'readWrite', sendTo: ['notify'] },
   },
   {
     operationId: 'unfollowMember',

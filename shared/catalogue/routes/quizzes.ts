@@ -8,7 +8,7 @@ export const QUIZ_ROUTES = [
     path: '/courses/{course_id}/lessons/{lesson_id}/quiz/submit',
     access: 'enrolled_student',
     entry: 'functions/http/quizzes/submit-quiz.ts',
-    grants: { table: 'readWrite', sendTo: ['mail'], live: 'post' },
+    grants: { table: 'readWrite', sendTo: ['notify'] },
   },
   {
     operationId: 'getQuizResult',
@@ -33,6 +33,6 @@ export const QUIZ_ROUTES = [
     path: '/admin/courses/{course_id}/quiz-results/{quiz_id}',
     access: 'course_admin',
     entry: 'functions/http/quizzes/grade-quiz-result.ts',
-    grants: { table: 'readWrite', sendTo: ['mail'], live: 'post' },
+    grants: { table: 'readWrite', sendTo: ['notify'] },
   },
 ] as const satisfies readonly CatalogueRoute[];

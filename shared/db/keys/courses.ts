@@ -16,8 +16,9 @@ export const quizKey = (lessonId: number): ItemKey => ({ pk: `POST#${lessonId}`,
 
 /**
  * Course aggregates live on the space stats item of the course: `students_count`, `completed_students`,
- * `total_completions`, `published_lessons_count`, `lesson_comments_published`, `lesson_comments_pending`,
- * `quiz_submissions_count`.
+ * `total_completions`, `published_lessons_count`, `lesson_comments_published`, `lesson_comments_pending`. A
+ * course's submissions are counted by its quiz statistics (`courseQuizStatsKey`, sharded), not here, so a
+ * submission writes no course-wide item.
  */
 export const courseStatsKey = (courseId: number): ItemKey => spaceStatsKey(courseId);
 
@@ -122,7 +123,9 @@ const foldName = (name: string): string =>
 /**
  * Quiz statistics for one filter scope: `total_submissions`, `passed`, `failed`, `sum_score_passed`,
  * `sum_score_failed`, `sum_time_passed`, `sum_time_failed`. Every submission and grading moves the four scopes it
- * belongs to. Course and lesson scopes live in the course partition; the student's scopes in the student's.
+ * belongs to. Course and lesson scopes are the logical keys of sharded aggregates (quiz-submission-item.ts: the
+ * key itself holds what submissions with counter ids counted, shards `<pk>#S<n>` what later ones count); the
+ * student's scopes live in the student's partition.
  */
 export const courseQuizStatsKey = (courseId: number): ItemKey => ({
   pk: `SPACE#${courseId}`,

@@ -1,4 +1,5 @@
 import { type ItemKey, indexPartition, type Partition, tablePartition } from '../partition.ts';
+import { type ShardedAggregate, shardedAggregate, spreadOver } from '../sharded-counters.ts';
 import { pad } from './sort.ts';
 
 /**
@@ -6,13 +7,31 @@ import { pad } from './sort.ts';
  * unless noted.
  */
 export const postKey = (postId: number): ItemKey => ({ pk: `POST#${postId}`, sk: 'POST' });
-/** GSI1: feeds of an author (any status). */
+/**
+ * The post's listing entry, in its own partition: a small item that carries the post's index keys (the lists
+ * below) and the few attributes their filters need, so the post item itself carries none. Comments and likes move
+ * the post's counters without rewriting any list's index entry, and a list page reads small entries, then the
+ * posts from their own partitions.
+ */
+export const postListingKey = (postId: number): ItemKey => ({ pk: `POST#${postId}`, sk: 'LISTING' });
+/** GSI1 on the listing: feeds of an author (any status). */
 export const authorPosts = (userId: number): Partition => indexPartition('GSI1', `USER#${userId}#POSTS`);
-/** GSI2: published feeds of a space, or of the global feed (space 0). */
+/** GSI2 on the listing: published feeds of a space, or of the global feed (space 0). */
 export const spacePosts = (spaceId: number | null): Partition =>
   indexPartition('GSI2', `SPACE#${spaceId ?? 0}#POSTS`);
-/** GSI3 on the post item: every published feed (sparse timeline). */
-export const postTimeline = (): Partition => indexPartition('GSI3', 'FEEDS');
+/**
+ * The sparse timeline of every published feed is spread over this many GSI3 partitions (`FEEDS#<shard>`, the
+ * feed's id choosing its shard), so no one index partition takes every post; a page merges the shards.
+ */
+export const TIMELINE_SHARDS = 4;
+/** GSI3 on the listing: one shard of the timeline. */
+export const postTimelineShard = (shard: number): Partition => indexPartition('GSI3', `FEEDS#${shard}`);
+/** Every shard of the timeline (a page reads them all, in parallel). */
+export const postTimelineShards = (): Partition[] =>
+  Array.from({ length: TIMELINE_SHARDS }, (_, shard) => postTimelineShard(shard));
+/** The timeline shard that lists one feed. */
+export const postTimelineOf = (postId: number): Partition =>
+  postTimelineShard(spreadOver(postId, TIMELINE_SHARDS));
 
 /** The feed ↔ topic link, in the post's partition; GSI3 lists the published feeds carrying a topic. */
 export const postTopicKey = (postId: number, topicId: number): ItemKey => ({
@@ -58,6 +77,11 @@ export const commentReactions = (commentId: number): Partition =>
  * them: `public` (global feeds and feeds of public spaces) and `members:<spaceId>` per private or secret space.
  */
 export const feedStatsKey = (): ItemKey => ({ pk: 'FEEDS', sk: 'STATS' });
+/**
+ * The timeline totals are written by every published feed's transaction, so they are spread over 8 shards
+ * (`FEEDS#S<n>` / `STATS`, the feed's id choosing its shard) and summed on read: 8 × 1 000 writes/s.
+ */
+export const feedStats = (): ShardedAggregate => shardedAggregate(feedStatsKey(), 8);
 
 /**
  * Published-feed totals of `GET /feeds?topics=`, one item per topic: one counter per (topic set, visibility) pair,

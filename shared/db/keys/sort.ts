@@ -1,7 +1,9 @@
 /**
  * Sort-key parts shared by every key module. Invariants the access patterns rely on:
- * - ids are integers from the sequence counters, zero-padded to 12 digits in sort keys so that string order equals
- *   numeric order;
+ * - ids are integers, zero-padded to 12 digits in sort keys so that string order equals numeric order: counter
+ *   ids (below 10^11) pad to a leading `0`, time ids (ids.ts: 16 digits, from 2^52) are wider than the pad and
+ *   start with 4–9, so every counter id sorts before every time id and time ids sort among themselves by value
+ *   (equal length); stored keys of either kind never change;
  * - timestamps are UTC ISO strings (`2026-01-02T03:04:05.000Z`), which sort chronologically;
  * - a `#<padded id>` suffix makes equal timestamps (or serials) unique and gives a stable order.
  */

@@ -1,4 +1,5 @@
 import { type ItemKey, indexPartition, type Partition, tablePartition } from '../partition.ts';
+import { type ShardedAggregate, shardedAggregate } from '../sharded-counters.ts';
 import { pad } from './sort.ts';
 
 /** Spaces and courses (courses are spaces of type `course`), their members and aggregates. */
@@ -20,5 +21,11 @@ export const spaceMembersWithRole = (spaceId: number, role: string): Partition =
   indexPartition('GSI2', `SPACE#${spaceId}#ROLE#${role}`);
 export const memberSort = (userId: number): string => pad(userId);
 
-/** Aggregates of a space (members_count, posts_count; courses add their counters) maintained on write. */
+/** Aggregates of a space (members_count; courses add their counters) maintained on write. */
 export const spaceStatsKey = (spaceId: number): ItemKey => ({ pk: `SPACE#${spaceId}`, sk: 'STATS' });
+/**
+ * A space's `posts_count` (published feeds), moved by every feed published in it, so a busy space's feed traffic is
+ * spread over 4 shards (`SPACE#<id>#S<n>` / `POSTCOUNT`, the feed's id choosing the shard) and summed on read.
+ */
+export const spacePostCounts = (spaceId: number): ShardedAggregate =>
+  shardedAggregate({ pk: `SPACE#${spaceId}`, sk: 'POSTCOUNT' }, 4);

@@ -1,4 +1,5 @@
 import { type ItemKey, indexPartition, type Partition } from '../partition.ts';
+import { type ShardedAggregate, shardedAggregate } from '../sharded-counters.ts';
 
 /** Topics (PRO): display order is `orderSort(serial, id)` in every list. */
 export const topicKey = (topicId: number): ItemKey => ({ pk: `TOPIC#${topicId}`, sk: 'TOPIC' });
@@ -15,6 +16,31 @@ export const topicsWithStatus = (status: 'active' | 'inactive'): Partition =>
 
 /**
  * Topic totals in one item: `total`, `status:<active|inactive>`, `parent:<id>`, `parent:<id>:status:<s>`
- * (parent 0 = top level); `posts_count` itself lives on each topic item.
+ * (parent 0 = top level); each topic's `posts_count` is its own sharded aggregate (`topicPostCounts`).
  */
 export const topicStatsKey = (): ItemKey => ({ pk: 'TOPICS', sk: 'STATS' });
+
+/**
+ * A topic's `posts_count` (published feeds carrying it), off the topic item (which carries three index entries, so
+ * a feed write no longer rewrites the topic lists) and spread over 4 shards (`TOPIC#<id>#S<n>` / `POSTCOUNT`, the
+ * feed's id choosing the shard, so a feed's increment and decrement meet on one shard).
+ */
+export const topicPostCounts = (topicId: number): ShardedAggregate =>
+  shardedAggregate({ pk: `TOPIC#${topicId}`, sk: 'POSTCOUNT' }, 4);
+
+/**
+ * Title search: a topic's search entries (`TOPIC#<id>` / `SEARCH#<slot>`), each listing the topic in up to three
+ * trigram partitions (one per index, G1–G3) in display order. A trigram's topics are the union of its partition in
+ * the three indexes: the writer packs a title's trigrams three to an entry, in any index.
+ */
+export const topicSearchKey = (topicId: number, slot: number): ItemKey => ({
+  pk: `TOPIC#${topicId}`,
+  sk: `SEARCH#${String(slot).padStart(3, '0')}`,
+});
+export const TOPIC_SEARCH_INDEXES = ['GSI1', 'GSI2', 'GSI3'] as const;
+/** The topics whose lower-cased title contains `gram` (three characters), in one index, in display order. */
+export const topicsContainingGram = (gram: string, index: (typeof TOPIC_SEARCH_INDEXES)[number]): Partition =>
+  indexPartition(index, `TOPICGRAM#${gram}`);
+
+/** The marker of a deleted topic whose feeds are still being detached (by the `topics` worker). */
+export const topicDetachKey = (topicId: number): ItemKey => ({ pk: `TOPIC#${topicId}`, sk: 'DETACH' });

@@ -28,8 +28,9 @@ export type Authentication =
 const INVALID: Authentication = { state: 'invalid' };
 
 /**
- * User ids start at 1 (`nextId`), so no user, user item or application password has id 0: an unknown user name is
- * checked against these keys, which cannot exist, to do the same work as a known one.
+ * User ids are at least 1 (counter blocks start at 1, drawn ids at 2^52), so no user, user item or application
+ * password has id 0: an unknown user name is checked against these keys, which cannot exist, to do the same work
+ * as a known one.
  */
 const NO_USER_ID = 0;
 /** Compared against when there is no stored hash, so the comparison costs the same (same length as a real one). */
@@ -71,7 +72,7 @@ export async function authenticate(header: string | undefined): Promise<Authenti
 }
 
 async function authenticateBasic(header: string, encoded: string): Promise<Authentication> {
-  const decoded = /^[A-Za-z0-9+/=]+$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : '';
+  const decoded = decodeBase64Strictly(encoded);
   const separator = decoded.indexOf(':');
   if (separator <= 0) return INVALID;
   const username = normalizeUsername(decoded.slice(0, separator));
@@ -99,6 +100,18 @@ async function authenticateBasic(header: string, encoded: string): Promise<Authe
   const credential: CredentialRef = { kind: 'app_password', userId: user.id, passwordId: matched };
   rememberVerified(header, { userId: user.id, credential, hash: sentHash, username: user.username });
   return resolved(user);
+}
+
+/**
+ * The Base64 of RFC 7617, strictly: the alphabet, padding only at the end, and nothing the decoder would skip.
+ * Node's decoder stops at the first `=`, so `<credentials>==junk` decoded to the credentials (issue 21, item 10);
+ * re-encoding what was decoded must give back what was sent (padding aside). '' when it is not such a string.
+ */
+function decodeBase64Strictly(encoded: string): string {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return '';
+  const bytes = Buffer.from(encoded, 'base64');
+  const unpadded = (text: string) => text.replace(/=+$/, '');
+  return unpadded(bytes.toString('base64')) === unpadded(encoded) ? bytes.toString('utf8') : '';
 }
 
 async function authenticateBearer(header: string, token: string): Promise<Authentication> {

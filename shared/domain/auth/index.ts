@@ -5,6 +5,7 @@ export type { Caller, CommunityRole, HostRole, ProfileStatus } from './caller.ts
 export * from './permissions.ts';
 export { revokeAppPasswords } from './revoke-app-passwords.ts';
 export { revokeToken } from './revoke-token.ts';
+export { type MemberStatusChange, setMemberStatus } from './set-member-status.ts';
 export {
   APP_PASSWORD_LENGTH,
   formatAppPassword,

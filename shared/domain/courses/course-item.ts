@@ -70,7 +70,6 @@ export interface CourseStats {
   published_lessons_count: number;
   lesson_comments_published: number;
   lesson_comments_pending: number;
-  quiz_submissions_count: number;
 }
 
 export const EMPTY_COURSE_STATS: CourseStats = {
@@ -80,7 +79,6 @@ export const EMPTY_COURSE_STATS: CourseStats = {
   published_lessons_count: 0,
   lesson_comments_published: 0,
   lesson_comments_pending: 0,
-  quiz_submissions_count: 0,
 };
 
 const integer = v.pipe(v.number(), v.integer());

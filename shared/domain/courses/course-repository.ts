@@ -1,4 +1,5 @@
 import { counterUpdate } from '../../db/counters.ts';
+import { IdTaken } from '../../db/ids.ts';
 import { courseLessons, courseStatsKey, quizKey } from '../../db/keys/courses.ts';
 import { commentKey, courseComments, postKey } from '../../db/keys/feeds.ts';
 import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
@@ -127,7 +128,8 @@ export async function findLessonPosts(lessonIds: readonly number[]): Promise<Map
  * Stores a lesson comment with its counts in one transaction, on the condition that the lesson still exists (and,
  * for a reply, its parent): a published one through the feeds domain's comment actions (the lesson's
  * `comments_count`, the author's counters), a pending one counted on the course only; both move the course's
- * `lesson_comments_<status>`. Answers what stopped it, if anything.
+ * `lesson_comments_<status>`. Answers what stopped it, if anything; a taken id (the comment's own guard, action 0,
+ * with the lesson and parent there) throws `IdTaken`.
  */
 export async function insertLessonComment(
   comment: CommentItem,
@@ -152,5 +154,6 @@ export async function insertLessonComment(
   if (outcome.written) return 'written';
   if (outcome.failed.includes(1)) return 'lesson_gone';
   if (outcome.failed.includes(parentIndex)) return 'parent_gone';
+  if (outcome.failed.includes(0)) throw new IdTaken(comment.id);
   throw new Error(`Lesson comment ${comment.id} could not be written`);
 }

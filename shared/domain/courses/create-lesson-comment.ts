@@ -1,4 +1,4 @@
-import { nextId } from '../../db/sequence.ts';
+import { withFreshId } from '../../db/ids.ts';
 import { invalidParams } from '../../errors/app-error.ts';
 import { type Caller, canModerateCourseComments } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
@@ -42,27 +42,31 @@ export async function createLessonComment(
   if (course.settings.disable_comments === 'yes') throw commentsDisabled();
   if (parentId !== null && parent?.post_id !== lesson.id) throw notAReplyHere();
 
-  const id = await nextId('comment');
   const rendered = renderMessage(input.message);
   const now = nowIso();
-  const comment: CommentItem = {
-    id,
-    post_id: lesson.id,
-    parent_id: parentId,
-    user_id: caller.id,
-    space_id: lesson.space_id,
-    space_visibility: lesson.space_visibility,
-    course_id: courseId,
-    message: input.message,
-    message_rendered: rendered.html,
-    status: moderation && !canModerateCourseComments(caller, membership) ? 'pending' : 'published',
-    reactions_count: 0,
-    created_at: now,
-    updated_at: now,
-  };
-  const outcome = await insertLessonComment(comment, courseId);
-  if (outcome === 'lesson_gone') throw lessonNotFound();
-  if (outcome === 'parent_gone') throw notAReplyHere();
+  // A drawn id that is already taken (the comment item's own guard) draws another.
+  const comment = await withFreshId(async (id) => {
+    const comment: CommentItem = {
+      id,
+      post_id: lesson.id,
+      parent_id: parentId,
+      user_id: caller.id,
+      space_id: lesson.space_id,
+      space_visibility: lesson.space_visibility,
+      course_id: courseId,
+      message: input.message,
+      message_rendered: rendered.html,
+      status: moderation && !canModerateCourseComments(caller, membership) ? 'pending' : 'published',
+      reactions_count: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    const outcome = await insertLessonComment(comment, courseId);
+    if (outcome === 'lesson_gone') throw lessonNotFound();
+    if (outcome === 'parent_gone') throw notAReplyHere();
+    return comment;
+  });
+  const { id } = comment;
   // A pending comment tells no one until it is published.
   if (comment.status === 'published') {
     await notifyLessonComment(

@@ -1,8 +1,10 @@
 /** The courses domain's public surface: what other domains may use (README, import rules). */
 export * from './course-item.ts';
+export { hidesCourse } from './course-access.ts';
 export { findCourseLessons, findQuiz } from './course-repository.ts';
 export {
   announceLessonCompletion,
+  checkEarlierLessons,
   completeLesson,
   type LessonCompletionPlan,
   planLessonCompletion,

@@ -1,6 +1,7 @@
 import { type Caller, isEnrolled } from '../auth/index.ts';
 import type { PostItem } from '../feeds/index.ts';
 import type { MembershipItem, SpaceItem } from '../spaces/index.ts';
+import { hidesCourse } from './course-access.ts';
 import { courseNotFound, lessonNotFound, notCourseParticipant } from './course-errors.ts';
 import { findCourseWithStats, findLessonPosts } from './course-repository.ts';
 
@@ -25,7 +26,7 @@ export async function loadParticipantLesson(
     findCourseWithStats(courseId, caller.id),
     findLessonPosts([lessonId]),
   ]);
-  if (course?.type !== 'course') throw courseNotFound();
+  if (course?.type !== 'course' || hidesCourse(caller, course, membership)) throw courseNotFound();
   if (!isEnrolled(caller, membership)) throw notCourseParticipant();
   const lesson = lessons.get(lessonId);
   if (lesson?.type !== 'course_lesson' || lesson.course_id !== courseId || lesson.status !== 'published')

@@ -6,6 +6,7 @@ import { logger } from '../../observability/logger.ts';
 import { emitNotification } from '../notifications/index.ts';
 import { findMembership, type MembershipItem } from '../spaces/index.ts';
 import type { LessonOrderRow } from './course-item.ts';
+import { lessonLocked } from './course-errors.ts';
 import { findCourseLessons } from './course-repository.ts';
 
 /**
@@ -109,6 +110,22 @@ export function planLessonIncompletion(
   };
 }
 
+/**
+ * `sequential_lesson_order`: every published lesson before `lesson` (course order) must be completed first, or
+ * 400 `lesson_locked` naming the first one that is not. The one rule for both ways a lesson gets completed (the
+ * completion route and a quiz submission); check it against the membership the completion plan is made from.
+ */
+export function checkEarlierLessons(
+  lessons: readonly LessonOrderRow[],
+  lesson: LessonOrderRow,
+  completed: ReadonlySet<number> | undefined,
+): void {
+  for (const row of lessons) {
+    if (row.lesson_id === lesson.lesson_id) return;
+    if (row.status === 'published' && !completed?.has(row.lesson_id)) throw lessonLocked(row.lesson_id);
+  }
+}
+
 const publishedLessonIds = (lessons: readonly LessonOrderRow[]): number[] =>
   lessons.filter((lesson) => lesson.status === 'published').map((lesson) => lesson.lesson_id);
 
@@ -145,6 +162,8 @@ export async function announceLessonCompletion(completion: {
     await emitNotification({
       recipientId: completion.userId,
       type: 'lesson_complete',
+      // The actor is the student, the recipient (decisions.md); stored null because the emission never notifies
+      // its own actor, and answered as the student by the notifications mapper (notificationActorId).
       actorId: null,
       title: 'Lesson completed',
       message: `You completed the lesson "${completion.lessonTitle}".`,

@@ -2,13 +2,8 @@ import type { Caller } from '../auth/index.ts';
 import { findMembership, type MembershipItem } from '../spaces/index.ts';
 import type { LessonOrderRow } from './course-item.ts';
 import { progressPercent } from './course-mapper.ts';
-import {
-  courseNotFound,
-  lessonLocked,
-  lessonNotFound,
-  notCourseStudent,
-  quizRequired,
-} from './course-errors.ts';
+import { hidesCourse } from './course-access.ts';
+import { courseNotFound, lessonNotFound, notCourseStudent, quizRequired } from './course-errors.ts';
 import {
   findCourseLessons,
   findCourseWithStats,
@@ -16,6 +11,7 @@ import {
   writeLessonProgress,
 } from './course-repository.ts';
 import {
+  checkEarlierLessons,
   type LessonCompletionPlan,
   planLessonCompletion,
   planLessonIncompletion,
@@ -50,7 +46,7 @@ export async function setLessonCompletion(
     findCourseLessons(courseId),
     findQuiz(lessonId),
   ]);
-  if (course?.type !== 'course') throw courseNotFound();
+  if (course?.type !== 'course' || hidesCourse(caller, course, first)) throw courseNotFound();
   if (!recordsCourseProgress(first)) throw notCourseStudent();
   const lesson = lessons.find((row) => row.lesson_id === lessonId);
   if (lesson?.status !== 'published') throw lessonNotFound();
@@ -78,18 +74,6 @@ export async function setLessonCompletion(
     }
   }
   throw new Error(`Lesson ${lessonId} progress kept changing under ${MAX_ROUNDS} attempts`);
-}
-
-/** Every published lesson before `lesson` (course order) must be completed. */
-function checkEarlierLessons(
-  lessons: readonly LessonOrderRow[],
-  lesson: LessonOrderRow,
-  completed: ReadonlySet<number> | undefined,
-): void {
-  for (const row of lessons) {
-    if (row.lesson_id === lesson.lesson_id) return;
-    if (row.status === 'published' && !completed?.has(row.lesson_id)) throw lessonLocked(row.lesson_id);
-  }
 }
 
 function answer(

@@ -1,4 +1,4 @@
-import { nextId } from '../../db/sequence.ts';
+import { newId } from '../../db/ids.ts';
 import { invalidParams } from '../../errors/app-error.ts';
 import type { Caller } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
@@ -39,7 +39,7 @@ export async function createComment(
   ]);
   if (parentId !== null && (!parent || parent.post_id !== post.id)) throw notAReplyHere();
 
-  const id = await nextId('comment');
+  const id = newId();
   const now = nowIso();
   const { html, mentions } = renderMessage(input.message);
   const comment: CommentItem = {

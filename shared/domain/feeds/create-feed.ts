@@ -1,4 +1,4 @@
-import { nextId } from '../../db/sequence.ts';
+import { newId } from '../../db/ids.ts';
 import { forbidden, invalidParams } from '../../errors/app-error.ts';
 import { type Caller, canPostInSpace, isSpaceMember } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
@@ -64,7 +64,7 @@ export async function createFeed(
     found,
   });
 
-  const id = await nextId('post');
+  const id = newId();
   const now = nowIso();
   const { html, mentions } = renderMessage(input.message);
   const post: PostItem = {

@@ -1,8 +1,9 @@
 import { CounterDeltas } from '../../db/counters.ts';
-import { feedStatsKey, topicFeedStatsKey } from '../../db/keys/feeds.ts';
-import { spaceStatsKey } from '../../db/keys/spaces.ts';
+import { feedStats, topicFeedStatsKey } from '../../db/keys/feeds.ts';
+import { spacePostCounts } from '../../db/keys/spaces.ts';
 import { userKey, userStatsKey } from '../../db/keys/users.ts';
 import type { ItemKey } from '../../db/partition.ts';
+import { shardKey, shardOf } from '../../db/sharded-counters.ts';
 import { isListedFeed, type PostItem, topicSignature } from './post-item.ts';
 
 /**
@@ -12,8 +13,9 @@ import { isListedFeed, type PostItem, topicSignature } from './post-item.ts';
  *
  * - the author's stats (`userStatsKey`): `feeds_published`, `feeds_published_space:<sid|0>`, and by visibility
  *   `feeds_published_public` or `feeds_published_members:<sid>`; an unpublished feed counts `feeds_status:<s>`;
- * - the space's stats (`spaceStatsKey`): `posts_count` (published feeds of the space);
- * - the timeline stats (`feedStatsKey`): `public` (global feeds and public spaces) or `members:<sid>`;
+ * - the space's `posts_count` (`spacePostCounts`, sharded by the feed's id): published feeds of the space;
+ * - the timeline stats (`feedStats`, sharded: the shard of the feed's id, so a feed's increment and decrement meet
+ *   on one item): `public` (global feeds and public spaces) or `members:<sid>`;
  * - one counter per topic it carries (`topicFeedStatsKey`), named `<topic set>|<p|m><sid|0>` (see the key);
  * - the author's `total_points` on the user item (`userKey`): FEED_POINTS while published (README "Profile
  *   scores"), so every member summary shows it from the one item it reads.
@@ -68,7 +70,7 @@ export function feedAggregates(
     },
     {
       kind: 'timeline',
-      key: feedStatsKey(),
+      key: shardKey(feedStats(), shardOf(feedStats(), post.id)),
       deltas: { [isPublic ? 'public' : `members:${spaceId}`]: 1 },
       identity: { entity: 'feed_stats' },
     },
@@ -78,9 +80,9 @@ export function feedAggregates(
   if (post.space_id !== null) {
     aggregates.push({
       kind: 'space',
-      key: spaceStatsKey(post.space_id),
+      key: shardKey(spacePostCounts(post.space_id), shardOf(spacePostCounts(post.space_id), post.id)),
       deltas: { posts_count: 1 },
-      identity: { entity: 'space_stats', space_id: post.space_id },
+      identity: { entity: 'space_post_count', space_id: post.space_id },
     });
   }
   const signature = options.stored ? options.topicSignatureCounted : topicSignature(post.topic_ids);

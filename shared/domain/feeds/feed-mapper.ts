@@ -87,10 +87,24 @@ export async function toFeedResponses(
   posts: readonly PostItem[],
   liked: ReadonlySet<number>,
 ): Promise<FeedResponse[]> {
+  const context = await findFeedContext(
+    posts.map((post) => post.user_id),
+    posts.flatMap((post) => post.topic_ids),
+  );
+  return posts.map((post) => toFeedResponse(post, { ...context, liked }));
+}
+
+/**
+ * The authors and topics a page of feeds shows, from their ids alone (one BatchGetItem each), so a list can read
+ * them beside the posts (their ids are on the listing entries).
+ */
+export async function findFeedContext(
+  authorIds: readonly number[],
+  topicIds: readonly number[],
+): Promise<Omit<FeedContext, 'liked'>> {
   const [authors, topics] = await Promise.all([
-    posts.length > 0 ? findUsersByIds(posts.map((post) => post.user_id)) : new Map<number, UserItem>(),
-    findTopicsByIds([...new Set(posts.flatMap((post) => post.topic_ids))]),
+    authorIds.length > 0 ? findUsersByIds([...new Set(authorIds)]) : new Map<number, UserItem>(),
+    findTopicsByIds([...new Set(topicIds)]),
   ]);
-  const byId = new Map(topics.map((topic) => [topic.id, topic]));
-  return posts.map((post) => toFeedResponse(post, { authors, topics: byId, liked }));
+  return { authors, topics: new Map(topics.map((topic) => [topic.id, topic])) };
 }

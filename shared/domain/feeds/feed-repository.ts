@@ -1,18 +1,22 @@
 import * as v from 'valibot';
 import {
   authorPosts,
-  feedStatsKey,
+  feedStats,
   postKey,
   postReactionKey,
   postReactions,
-  postTimeline,
+  postTimelineShards,
   spacePosts,
   topicFeedStatsKey,
   topicPosts,
 } from '../../db/keys/feeds.ts';
+import { spacePostCounts } from '../../db/keys/spaces.ts';
 import { userStatsKey } from '../../db/keys/users.ts';
 import type { Partition } from '../../db/partition.ts';
-import { type PageResult, queryPage } from '../../db/query-page.ts';
+import { readShardedTotals } from '../../db/sharded-counters.ts';
+import { MAX_SKIPPED_ITEMS, type PageResult, queryPage } from '../../db/query-page.ts';
+import { timeSort } from '../../db/keys/sort.ts';
+import { invalidParams } from '../../errors/app-error.ts';
 import { batchGetItems, getItem, queryItems } from '../../db/reads.ts';
 import {
   deleteAction,
@@ -21,7 +25,15 @@ import {
   transactWrite,
   transactWriteIfConditionsHold,
 } from '../../db/transact.ts';
-import { type PostItem, PostItemSchema, type PostTopicLink, PostTopicLinkSchema } from './post-item.ts';
+import {
+  type FeedStatus,
+  type PostItem,
+  PostItemSchema,
+  type PostListing,
+  PostListingSchema,
+  type PostTopicLink,
+  PostTopicLinkSchema,
+} from './post-item.ts';
 import { ReactionItemSchema } from './reaction-item.ts';
 
 /**
@@ -34,10 +46,16 @@ export function findPostById(postId: number, options: { consistent?: boolean } =
   return getItem(postKey(postId), PostItemSchema, options);
 }
 
-/** Many posts by id (BatchGetItem); unknown ids are absent. */
-export async function findPostsByIds(postIds: readonly number[]): Promise<Map<number, PostItem>> {
+/**
+ * Many posts by id (BatchGetItem); unknown ids are absent. `consistent` for lists, whose pages must show every
+ * write completed before the read (counters, status) whatever the index has delivered so far.
+ */
+export async function findPostsByIds(
+  postIds: readonly number[],
+  options: { consistent?: boolean } = {},
+): Promise<Map<number, PostItem>> {
   if (postIds.length === 0) return new Map();
-  const posts = await batchGetItems([...new Set(postIds)].map(postKey), PostItemSchema);
+  const posts = await batchGetItems([...new Set(postIds)].map(postKey), PostItemSchema, options);
   return new Map(posts.map((post) => [post.id, post]));
 }
 
@@ -54,9 +72,19 @@ const CountersSchema = v.pipe(
 );
 export type Counters = Readonly<Record<string, number>>;
 
-/** The timeline totals (`public`, `members:<sid>`). */
+/**
+ * The timeline totals (`public`, `members:<sid>`), summed over their shards in one BatchGetItem. Consistent, so a
+ * total reflects every feed write completed before the read (as the page does).
+ */
 export async function findFeedStats(): Promise<Counters> {
-  return (await getItem(feedStatsKey(), CountersSchema)) ?? {};
+  const [totals] = await readShardedTotals([feedStats()], { consistent: true });
+  return totals ?? {};
+}
+
+/** A space's `posts_count` (published feeds), summed over its shards, consistent like the page it totals. */
+export async function findSpacePostCount(spaceId: number): Promise<number> {
+  const [totals] = await readShardedTotals([spacePostCounts(spaceId)], { consistent: true });
+  return totals?.posts_count ?? 0;
 }
 
 /** A user's stats item (feed and comment counters among others). */
@@ -90,10 +118,34 @@ export interface FeedFilter {
   readonly values?: Record<string, unknown>;
 }
 
-const postPage = (partition: Partition, query: FeedPageQuery): Promise<PageResult<PostItem>> =>
+/**
+ * A list page is read in two steps: the listing entries (small items, so the hot list partitions serve a page for a
+ * fraction of the posts' size), then the posts themselves from their own partitions in one consistent BatchGetItem,
+ * in the entries' order. A post whose state no longer matches the list (unpublished or deleted since its entry was
+ * indexed: indexes are eventually consistent) is left out rather than shown stale.
+ */
+export interface ListingPage {
+  readonly listings: PostListing[];
+  /** The status every post of the list has (the list's own, or the filter's). */
+  readonly status: FeedStatus;
+}
+
+/** The posts of a listing page, in its order, read consistently. */
+export async function postsOfListings(page: ListingPage): Promise<PostItem[]> {
+  const posts = await findPostsByIds(
+    page.listings.map((listing) => listing.post_id),
+    { consistent: true },
+  );
+  return page.listings.flatMap((listing) => {
+    const post = posts.get(listing.post_id);
+    return post && post.status === page.status ? [post] : [];
+  });
+}
+
+const listingPage = (partition: Partition, query: FeedPageQuery): Promise<PageResult<PostListing>> =>
   queryPage({
     partition,
-    schema: PostItemSchema,
+    schema: PostListingSchema,
     ascending: false,
     page: query.page,
     perPage: query.perPage,
@@ -101,16 +153,38 @@ const postPage = (partition: Partition, query: FeedPageQuery): Promise<PageResul
     filter: query.filter,
   });
 
-/** Every published feed, newest first (the sparse timeline on G3). */
-export const queryTimelinePage = (query: FeedPageQuery) => postPage(postTimeline(), query);
+/**
+ * Every published feed, newest first: the timeline's shards (G3 `FEEDS#<n>` on the listings) each read for the
+ * first (offset + per_page) entries the filter keeps, in parallel, merged by sort key. Page 1 reads per_page small
+ * entries per shard; a page N reads N pages of each (GET /feeds has no cursor), bounded like queryPage's skip.
+ */
+export async function queryTimelinePage(query: FeedPageQuery): Promise<PostListing[]> {
+  const offset = (query.page - 1) * query.perPage;
+  if (query.total !== undefined && offset >= query.total) return [];
+  const window = offset + query.perPage;
+  if (window > MAX_SKIPPED_ITEMS) {
+    throw invalidParams({ page: `is too deep for the timeline (at most ${MAX_SKIPPED_ITEMS} feeds in)` });
+  }
+  const shards = await Promise.all(
+    postTimelineShards().map((partition) =>
+      listingPage(partition, { page: 1, perPage: window, filter: query.filter }),
+    ),
+  );
+  return shards
+    .flatMap((shard) => shard.items)
+    .map((listing) => ({ listing, sort: timeSort(listing.created_at, listing.post_id) }))
+    .sort((a, b) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0))
+    .slice(offset, window)
+    .map(({ listing }) => listing);
+}
 
-/** The published feeds of one space, newest first (G2). */
-export const querySpaceFeedPage = (spaceId: number, query: FeedPageQuery) =>
-  postPage(spacePosts(spaceId), query);
+/** The published feeds of one space, newest first (G2 on the listings). */
+export const querySpaceFeedPage = async (spaceId: number, query: FeedPageQuery) =>
+  (await listingPage(spacePosts(spaceId), query)).items;
 
-/** The feeds of one author in any status, newest first (G1); the filter narrows status and visibility. */
-export const queryAuthorFeedPage = (userId: number, query: FeedPageQuery) =>
-  postPage(authorPosts(userId), query);
+/** The feeds of one author in any status, newest first (G1 on the listings); the filter narrows status and visibility. */
+export const queryAuthorFeedPage = async (userId: number, query: FeedPageQuery) =>
+  (await listingPage(authorPosts(userId), query)).items;
 
 /** The links of the published feeds carrying one topic, newest first (G3 on the link items). */
 export const queryTopicFeedLinkPage = (

@@ -1,5 +1,5 @@
 import { counterUpdate } from '../../db/counters.ts';
-import { postKey, postTopicKey } from '../../db/keys/feeds.ts';
+import { postKey, postListingKey, postTopicKey } from '../../db/keys/feeds.ts';
 import { topicKey } from '../../db/keys/topics.ts';
 import {
   conditionCheckAction,
@@ -8,9 +8,9 @@ import {
   type TransactAction,
   updateAction,
 } from '../../db/transact.ts';
-import { topicPostsCountAction } from '../topics/index.ts';
+import { topicPostsCountActions } from '../topics/index.ts';
 import { feedAggregateChanges } from './feed-aggregates.ts';
-import { type PostItem, storedPost, storedPostTopicLink } from './post-item.ts';
+import { type PostItem, storedPost, storedPostListing, storedPostTopicLink } from './post-item.ts';
 
 /**
  * The transaction actions of the feed writes (ACCESS_PATTERNS.md, "Topics on feeds…"): the feed, its topic links,
@@ -32,10 +32,12 @@ function topicActions(
   const net = new Map<number, number>();
   for (const id of counted(before)) net.set(id, (net.get(id) ?? 0) - 1);
   for (const id of counted(after)) net.set(id, (net.get(id) ?? 0) + 1);
+  const postId = (after ?? before)?.id ?? 0;
   const counts = [...net]
     .filter(([id, delta]) => delta !== 0 && existingTopicIds.has(id))
-    .map(([id, delta]) => topicPostsCountAction(id, delta as 1 | -1));
+    .flatMap(([id, delta]) => topicPostsCountActions(id, delta as 1 | -1, [postId]));
   const previous = new Set(before?.topic_ids ?? []);
+  // An increment checks its topic exists already; a new topic of a feed that is not counted is checked here.
   const guards =
     after && after.status !== 'published'
       ? after.topic_ids
@@ -49,13 +51,14 @@ const counterActions = (before: PostItem | undefined, after: PostItem | undefine
   feedAggregateChanges(before, after).map((change) => counterUpdate(change.key, change.deltas));
 
 /**
- * Creating a feed: the post (G1 author, and while published G2 space and G3 timeline), one link per topic, each
- * topic's `posts_count` (which refuses a deleted topic), and every aggregate. Action 0 is the post; the topic
- * count actions follow the links, so a cancelled write names what failed.
+ * Creating a feed: the post, its listing entry (G1 author, and while published G2 space and a G3 timeline shard),
+ * one link per topic, each topic's `posts_count` (which refuses a deleted topic), and every aggregate. Action 0 is
+ * the post; the topic count actions follow the links, so a cancelled write names what failed.
  */
 export function feedCreationActions(post: PostItem): TransactAction[] {
   return [
     putAction(storedPost(post), { ifAbsent: true }),
+    putAction(storedPostListing(post)),
     ...post.topic_ids.map((topicId) => putAction(storedPostTopicLink(post, topicId))),
     ...topicActions(undefined, post, new Set(post.topic_ids)),
     ...counterActions(undefined, post),
@@ -64,7 +67,10 @@ export function feedCreationActions(post: PostItem): TransactAction[] {
 
 /** Attributes an update never writes whole: keys, counters other requests move, and the topic set (see below). */
 const NOT_REWRITTEN = new Set(['pk', 'sk', 'comments_count', 'reactions_count', 'topic_ids']);
-/** Index and derived attributes a state may lack: removed when the new state does not carry them. */
+/**
+ * Index and derived attributes a state may lack: removed when the new state does not carry them (the post item
+ * carries no index keys since its listing entry does; a post stored before that loses them on its next update).
+ */
 const REMOVABLE = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'topic_signature'];
 
 /**
@@ -132,8 +138,12 @@ export function feedUpdateActions(
   for (const topicId of next) {
     if (!old.has(topicId)) linkActions.push(putAction(storedPostTopicLink(after, topicId)));
   }
+  // The listing entry changes only with what it holds (the status): an edit of the text leaves every list alone.
+  const listing = storedPostListing(after);
+  const listingChanged = JSON.stringify(storedPostListing(before)) !== JSON.stringify(listing);
   return [
     postUpdate,
+    ...(listingChanged ? [putAction(listing)] : []),
     ...linkActions,
     ...topicActions(before, after, existingTopicIds),
     ...counterActions(before, after),
@@ -157,6 +167,7 @@ export function feedDeletionActions(post: PostItem, existingTopicIds: ReadonlySe
         ':reactions': post.reactions_count,
       },
     }),
+    deleteAction(postListingKey(post.id)),
     ...[...linked].map((topicId) => deleteAction(postTopicKey(post.id, topicId))),
     ...topicActions(post, undefined, existingTopicIds),
     ...counterActions(post, undefined),

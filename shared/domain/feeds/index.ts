@@ -5,10 +5,12 @@ export { findVisibleContent } from './content-visibility.ts';
 export { FEED_POINTS, type FeedAggregate, feedAggregates } from './feed-aggregates.ts';
 export { type AuthorCommentPage, type AuthorCommentRow, listAuthorComments } from './list-author-comments.ts';
 export * from './post-item.ts';
+export { findPostsByIds } from './feed-repository.ts';
 export { type CommentResponse, toCommentResponse, toCommentResponses } from './comment-mapper.ts';
 export {
   commentCreationActions,
   findCommentById,
+  findCommentsByIds,
   findLikedCommentIds,
   queryFeedCommentPage,
   writeCommentActions,

@@ -1,11 +1,6 @@
 import { AppError, forbidden, invalidParams } from '../../errors/app-error.ts';
 import { type Caller, canSeeAllFeeds, isOwner, isSpaceMember } from '../auth/index.ts';
-import {
-  findActiveMembershipSpaceIds,
-  findMembership,
-  findSpaceById,
-  findSpaceStats,
-} from '../spaces/index.ts';
+import { findActiveMembershipSpaceIds, findMembership, findSpaceById } from '../spaces/index.ts';
 import { findUserIdByUsername } from '../users/index.ts';
 import { spaceNotFound } from './feed-errors.ts';
 import {
@@ -18,12 +13,15 @@ import {
   visibleIn,
   visibleMemberSpaces,
 } from './feed-filters.ts';
-import { type FeedResponse, toFeedResponses } from './feed-mapper.ts';
+import { type FeedResponse, findFeedContext, toFeedResponse, toFeedResponses } from './feed-mapper.ts';
 import {
   type Counters,
   findFeedStats,
+  findSpacePostCount,
   findLikedPostIds,
   findUserStats,
+  type ListingPage,
+  postsOfListings,
   queryAuthorFeedPage,
   querySpaceFeedPage,
   queryTimelinePage,
@@ -55,6 +53,12 @@ export interface PostPage {
   readonly total: number;
 }
 
+/** A page of listing entries (whose posts are read next) and the exact total. */
+interface ListedPage {
+  readonly listed: ListingPage;
+  readonly total: number;
+}
+
 /**
  * `GET /feeds` (decisions.md "Topics and feeds"): the feeds the caller may see, newest first, paginator C. Every
  * total is a sum of maintained counters chosen by the same visibility the page applies (feed-aggregates.ts), and
@@ -73,12 +77,40 @@ export interface PostPage {
  */
 export async function listFeeds(caller: Caller, input: ListFeedsInput): Promise<{ feeds: FeedList }> {
   const page = await findPage(caller, input);
-  const ids = page.posts.map((post) => post.id);
-  const data = await toFeedResponses(page.posts, await findLikedPostIds(ids, caller.id));
-  return { feeds: { current_page: input.page, data, total: page.total, per_page: input.per_page } };
+  let data: FeedResponse[];
+  if ('listed' in page) {
+    // The posts of a listing page, the caller's likes, the authors and the topics all follow from the entries'
+    // ids: one round of independent reads.
+    const { listings } = page.listed;
+    const [posts, liked, context] = await Promise.all([
+      postsOfListings(page.listed),
+      findLikedPostIds(
+        listings.map((listing) => listing.post_id),
+        caller.id,
+      ),
+      findFeedContext(
+        listings.map((listing) => listing.user_id),
+        listings.flatMap((listing) => listing.topic_ids),
+      ),
+    ]);
+    data = posts.map((post) => toFeedResponse(post, { ...context, liked }));
+  } else {
+    const liked = await findLikedPostIds(
+      page.posts.map((post) => post.id),
+      caller.id,
+    );
+    data = await toFeedResponses(page.posts, liked);
+  }
+  const total = page.total;
+  return { feeds: { current_page: input.page, data, total, per_page: input.per_page } };
 }
 
-async function findPage(caller: Caller, input: ListFeedsInput): Promise<PostPage> {
+const listed = (listings: ListingPage['listings'], total: number, status: FeedStatus = 'published') => ({
+  listed: { listings, status },
+  total,
+});
+
+async function findPage(caller: Caller, input: ListFeedsInput): Promise<PostPage | ListedPage> {
   const paging = { page: input.page, perPage: input.per_page };
   const authorId = input.username === undefined ? undefined : await resolveUsername(input.username);
 
@@ -92,7 +124,7 @@ async function findPage(caller: Caller, input: ListFeedsInput): Promise<PostPage
     }
     const total = (await findUserStats(author))[`feeds_status:${input.status}`] ?? 0;
     const found = await queryAuthorFeedPage(author, { ...paging, total, filter: statusIs(input.status) });
-    return { posts: found.items, total };
+    return listed(found, total, input.status);
   }
   if (input.topics !== undefined && authorId !== undefined) {
     throw invalidParams({ topics: 'cannot be combined with username' });
@@ -108,9 +140,8 @@ async function findPage(caller: Caller, input: ListFeedsInput): Promise<PostPage
     if (space.privacy !== 'public' && !isSpaceMember(caller, membership)) throw spaceNotFound();
     if (input.topics !== undefined) return listTopicFeeds(caller, input.topics, paging, { spaceId });
     if (authorId !== undefined) return authorFeedsInSpace(authorId, spaceId, paging);
-    const total = (await findSpaceStats(spaceId)).posts_count ?? 0;
-    const found = await querySpaceFeedPage(spaceId, { ...paging, total });
-    return { posts: found.items, total };
+    const total = await findSpacePostCount(spaceId);
+    return listed(await querySpaceFeedPage(spaceId, { ...paging, total }), total);
   }
 
   if (input.topics !== undefined) return listTopicFeeds(caller, input.topics, paging, {});
@@ -134,50 +165,57 @@ async function memberScope(caller: Caller, counted: ReadonlyMap<number, number>)
   return { spaceIds, total: sumOf(counted, spaceIds) };
 }
 
-async function timeline(caller: Caller, paging: Paging): Promise<PostPage> {
-  const stats = await findFeedStats();
+/**
+ * The timeline: its totals and the caller's memberships are read together (one round), then the shards' pages
+ * (another), then the posts with the caller's likes (a third).
+ */
+async function timeline(caller: Caller, paging: Paging): Promise<ListedPage> {
+  const seesAll = canSeeAllFeeds(caller);
+  const [stats, memberships] = await Promise.all([
+    findFeedStats(),
+    seesAll ? Promise.resolve([] as number[]) : findActiveMembershipSpaceIds(caller.id),
+  ]);
   const members = countersBySpace(stats, 'members:');
   const everyone = stats.public ?? 0;
-  if (canSeeAllFeeds(caller)) {
+  if (seesAll) {
     const total = everyone + sumOf(members);
-    return { posts: (await queryTimelinePage({ ...paging, total })).items, total };
+    return listed(await queryTimelinePage({ ...paging, total }), total);
   }
-  const scope = await memberScope(caller, members);
-  const total = everyone + scope.total;
-  const found = await queryTimelinePage({ ...paging, total, filter: visibleIn(scope.spaceIds) });
-  return { posts: found.items, total };
+  const spaceIds = visibleMemberSpaces(members, new Set(memberships));
+  const total = everyone + sumOf(members, spaceIds);
+  return listed(await queryTimelinePage({ ...paging, total, filter: visibleIn(spaceIds) }), total);
 }
 
-async function authorFeeds(caller: Caller, authorId: number, paging: Paging): Promise<PostPage> {
+async function authorFeeds(caller: Caller, authorId: number, paging: Paging): Promise<ListedPage> {
   const stats = await findUserStats(authorId);
   if (isOwner(caller, authorId) || canSeeAllFeeds(caller)) {
     const total = stats.feeds_published ?? 0;
     const found = await queryAuthorFeedPage(authorId, { ...paging, total, filter: statusIs('published') });
-    return { posts: found.items, total };
+    return listed(found, total);
   }
   const scope = await memberScope(caller, countersBySpace(stats, 'feeds_published_members:'));
   const total = (stats.feeds_published_public ?? 0) + scope.total;
   const filter = allOf(statusIs('published'), visibleIn(scope.spaceIds));
-  return { posts: (await queryAuthorFeedPage(authorId, { ...paging, total, filter })).items, total };
+  return listed(await queryAuthorFeedPage(authorId, { ...paging, total, filter }), total);
 }
 
 /**
  * One author's feeds in one space (the caller may see the space): counted by `feeds_published_space:<sid>`, read
  * from whichever of the two partitions is smaller (the author's feeds or the space's), filtered to the other.
  */
-async function authorFeedsInSpace(authorId: number, spaceId: number, paging: Paging): Promise<PostPage> {
-  const [stats, spaceStats] = await Promise.all([findUserStats(authorId), findSpaceStats(spaceId)]);
+async function authorFeedsInSpace(authorId: number, spaceId: number, paging: Paging): Promise<ListedPage> {
+  const [stats, spaceSize] = await Promise.all([findUserStats(authorId), findSpacePostCount(spaceId)]);
   const total = stats[`feeds_published_space:${spaceId}`] ?? 0;
   const authorSize = authoredFeeds(stats);
   const found =
-    authorSize <= (spaceStats.posts_count ?? 0)
+    authorSize <= spaceSize
       ? await queryAuthorFeedPage(authorId, {
           ...paging,
           total,
           filter: allOf(statusIs('published'), spaceIs(spaceId)),
         })
       : await querySpaceFeedPage(spaceId, { ...paging, total, filter: authorIs(authorId) });
-  return { posts: found.items, total };
+  return listed(found, total);
 }
 
 /** Every feed of an author in any status (the size of the author's partition). */

@@ -73,7 +73,10 @@ export async function listTopicFeeds(
   }
 
   const links = await topicLinks(topicIds, paging, total, filter);
-  const posts = await findPostsByIds(links.map((link) => link.post_id));
+  const posts = await findPostsByIds(
+    links.map((link) => link.post_id),
+    { consistent: true },
+  );
   return {
     // A feed unpublished or deleted since its link was listed is left out rather than shown.
     posts: links.flatMap((link) => {

@@ -3,7 +3,8 @@ import { indexEntry } from '../../db/partition.ts';
 import {
   authorPosts,
   postKey,
-  postTimeline,
+  postListingKey,
+  postTimelineOf,
   postTopicKey,
   spacePosts,
   topicPosts,
@@ -59,12 +60,12 @@ export const PostItemSchema = v.object({
 export type PostItem = v.InferOutput<typeof PostItemSchema>;
 
 /**
- * Listed by author always; by space and on the timeline only while published, so drafts never list. Lessons are
- * not feeds: they live in the course's lesson order rows and never enter the space or timeline lists.
+ * The post item carries no index keys: its listing entry (`storedPostListing`) does, so the counters that comments
+ * and likes move (`comments_count`, `reactions_count`) live on an item no list indexes. Writers put both items
+ * (`storedPostItems`) in one transaction or batch.
  */
 export function storedPost(post: PostItem) {
   const listed = isListedFeed(post);
-  const sort = timeSort(post.created_at, post.id);
   const { topic_ids: topicIds, topic_signature: _counted, ...attributes } = post;
   const signature = listed ? topicSignature(topicIds) : undefined;
   return {
@@ -73,11 +74,48 @@ export function storedPost(post: PostItem) {
     ...attributes,
     ...(topicIds.length > 0 ? { topic_ids: new Set(topicIds) } : {}),
     ...(signature ? { topic_signature: signature } : {}),
-    ...indexEntry(authorPosts(post.user_id), sort),
-    ...(listed ? indexEntry(spacePosts(post.space_id), sort) : {}),
-    ...(listed ? indexEntry(postTimeline(), sort) : {}),
   };
 }
+
+/**
+ * The listing entry: listed by author always; by space and on its timeline shard only while published, so drafts
+ * never list. Lessons are not feeds: they live in the course's lesson order rows and never enter the space or
+ * timeline lists. It holds only what the lists' filters read (status, space and visibility, author) and the ids a
+ * page's other reads need (author, topics: read beside the posts, in one round), so an index page is a fraction of
+ * the posts' size. It changes only when one of these does (a status or topic change). `topic_ids` may keep a topic
+ * a topic delete detached from the post meanwhile: the page shows only the post's own, existing topics.
+ */
+export function storedPostListing(post: PostItem) {
+  const listed = isListedFeed(post);
+  const sort = timeSort(post.created_at, post.id);
+  return {
+    ...postListingKey(post.id),
+    entity: 'post_listing',
+    post_id: post.id,
+    user_id: post.user_id,
+    space_id: post.space_id,
+    space_visibility: post.space_visibility,
+    status: post.status,
+    created_at: post.created_at,
+    topic_ids: [...post.topic_ids],
+    ...indexEntry(authorPosts(post.user_id), sort),
+    ...(listed ? indexEntry(spacePosts(post.space_id), sort) : {}),
+    ...(listed ? indexEntry(postTimelineOf(post.id), sort) : {}),
+  };
+}
+
+/** Both stored items of a post, for bulk writers (import, migration, benchmarks). */
+export const storedPostItems = (post: PostItem) => [storedPost(post), storedPostListing(post)];
+
+/** A listing entry as read from a list. */
+export const PostListingSchema = v.object({
+  post_id: integer,
+  user_id: integer,
+  topic_ids: v.optional(v.array(integer), []),
+  status: v.picklist(FEED_STATUSES),
+  created_at: v.string(),
+});
+export type PostListing = v.InferOutput<typeof PostListingSchema>;
 
 /** A published feed (not a lesson): listed by space and on the timeline, and counted in every feed total. */
 export const isListedFeed = (post: Pick<PostItem, 'status' | 'type'>): boolean =>

@@ -62,6 +62,13 @@ export function removeReaction(reaction: ReactionItem): Promise<ReactionStep> {
   ]);
 }
 
+const PresenceSchema = v.object({ user_id: v.pipe(v.number(), v.integer()) });
+
+/** Whether the reaction exists now (consistent: the toggle decides its one transaction from it). */
+export async function hasReaction(key: ItemKey): Promise<boolean> {
+  return (await getItem(key, PresenceSchema, { consistent: true })) !== undefined;
+}
+
 const CountSchema = v.object({ reactions_count: v.pipe(v.number(), v.integer()) });
 
 /** The object's `reactions_count` now (consistent read, after a toggle); undefined when the object is gone. */

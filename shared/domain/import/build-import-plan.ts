@@ -1,5 +1,5 @@
 import type { SequenceName } from '../../db/keys/sequences.ts';
-import type { PostItem } from '../feeds/index.ts';
+import type { CommentItem, PostItem } from '../feeds/index.ts';
 import type { SpaceItem } from '../spaces/index.ts';
 import { normalizeUsername } from '../users/index.ts';
 import { ImportPlan } from './import-plan.ts';
@@ -76,6 +76,7 @@ export function buildImportPlan(
     },
     spaces: new Map<number, SpaceItem>(),
     posts: new Map<number, PostItem>(),
+    comments: new Map<number, CommentItem>(),
   };
   const output: Record<string, unknown> = {};
   for (const section of IMPORT_SECTIONS) {

@@ -244,6 +244,8 @@ const MediaSchema = v.strictObject({
   object_source: v.optional(v.nullable(v.picklist(MEDIA_OBJECT_SOURCES)), null),
   object_id: v.optional(v.nullable(v.union([ref, v.pipe(v.number(), v.integer(), v.minValue(1))])), null),
   file_url: v.optional(absoluteUrlOrEmpty, ''),
+  /** Where its thumbnail is; default for an image: the image itself (the contract gives images a thumbnail). */
+  thumbnail_url: v.optional(absoluteUrlOrEmpty, ''),
   created_at: v.optional(timestamp),
 });
 

@@ -2,7 +2,7 @@ import { forbidden, notFound } from '../../errors/app-error.ts';
 import { logger } from '../../observability/logger.ts';
 import type { Caller } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
-import { emitNotifications } from '../notifications/index.ts';
+import { emitNotification, emitNotifications } from '../notifications/index.ts';
 import { findSpaceById, findSpaceStaffIds, membershipJoinActions, type SpaceItem } from '../spaces/index.ts';
 import { findUserById, type UserItem } from '../users/index.ts';
 import { invitationNotFound } from './invitation-errors.ts';
@@ -12,7 +12,8 @@ import { hashInvitationToken, TOKEN_PATTERN } from './invitation-token.ts';
 /**
  * `POST /invitations/{token}/accept`: the signed-in account whose e-mail is the invited address joins the space
  * (a course: as a student) and the invitation turns `accepted`; `space_join` goes to the space's admins and
- * moderators. An unknown or already used token is 404 `invitation_not_found`; another account's invitation is 403
+ * moderators, and, when the space is a course the acceptance enrolled them in, `course_enrollment` to the new
+ * student from the inviter (decisions.md: the member who enrolled them). An unknown or already used token is 404 `invitation_not_found`; another account's invitation is 403
  * `rest_forbidden`. Refusals change nothing. The token is deleted in the accepting transaction, so two concurrent
  * acceptances join once.
  */
@@ -41,13 +42,34 @@ export async function acceptInvitation(
     acceptedAt,
     membershipJoinActions(space, user.id, acceptedAt),
   );
+  const enrolled = outcome === 'accepted' && space.type === 'course';
   // Joined meanwhile by another way: the invitation is still accepted (and used up), the membership kept as is.
   if (outcome === 'already_member') {
     outcome = await acceptInvitationWrites(invitation, tokenHash, user.id, acceptedAt, []);
   }
   if (outcome === 'used') throw invitationNotFound();
   await notifyStaff(space, user);
+  // Only an acceptance that enrolled the student notifies (one already a member was enrolled by another way).
+  if (enrolled) await notifyEnrollment(space, user, invitation.inviter_id);
   return { message: `You have joined ${space.title}.`, space_id: space.id, status: 'accepted' };
+}
+
+/** `course_enrollment` to the student the acceptance enrolled; a failure is logged, never undoes the enrolment. */
+async function notifyEnrollment(course: SpaceItem, student: UserItem, inviterId: number): Promise<void> {
+  try {
+    await emitNotification({
+      recipientId: student.id,
+      type: 'course_enrollment',
+      actorId: inviterId,
+      title: `You are enrolled in ${course.title}`,
+      message: `You accepted an invitation and are now enrolled in the course "${course.title}".`,
+      actionUrl: `/spaces/${course.slug}`, // a course is a space: the same page as space_join links to
+      objectId: course.id,
+      objectType: 'course',
+    });
+  } catch (error) {
+    logger.error('could not notify a course enrolment', { courseId: course.id, error });
+  }
 }
 
 /** `space_join` to the space's admins and moderators; a failure is logged, never undoes the join. */

@@ -1,4 +1,4 @@
-import { nextId } from '../../db/sequence.ts';
+import { withFreshId } from '../../db/ids.ts';
 import { forbidden, notFound } from '../../errors/app-error.ts';
 import { sendMail } from '../../integrations/mailer.ts';
 import { logger } from '../../observability/logger.ts';
@@ -46,22 +46,23 @@ export async function createInvitation(
   caller: Caller,
   input: NewInvitation,
 ): Promise<{ invitation: Invitation; message: string }> {
-  const { space, membership } = await findSpaceWithMembership(input.space_id, caller.id);
+  const email = input.email.trim().toLowerCase();
+  // Independent reads in one round: the space and the caller's role, the invited address's account, the inviter.
+  const [{ space, membership }, inviteeId, inviter] = await Promise.all([
+    findSpaceWithMembership(input.space_id, caller.id),
+    findUserIdByEmail(email),
+    findUserById(caller.id),
+  ]);
   if (!isSpaceModerator(caller, membership)) {
     throw forbidden('Sorry, you are not allowed to invite to this space.');
   }
   if (!space) throw notFound('not_found', 'No space has this id.');
-  const email = input.email.trim().toLowerCase();
-  const inviteeId = await findUserIdByEmail(email);
+  if (!inviter) throw new Error(`The caller ${caller.id} has no user item`);
   if (inviteeId !== undefined && (await findMembership(space.id, inviteeId))) throw alreadyMember();
 
   const guard: GuardRef = { spaceId: space.id, inviterId: caller.id, email };
+  // The id is drawn at the commit (sendAndStore): no call of its own.
   const claimId = await claimOrWait(guard);
-  const inviter = await findUserById(caller.id);
-  if (!inviter) {
-    await releaseQuietly(guard, claimId);
-    throw new Error(`The caller ${caller.id} has no user item`);
-  }
   const invitation = await sendAndStore(guard, claimId, space, inviter, input.invitee_name?.trim() ?? '');
   if (inviteeId !== undefined) await notifyInvitee(inviteeId, invitation, space, inviter);
   return {
@@ -96,36 +97,33 @@ async function sendAndStore(
   inviteeName: string,
 ): Promise<InvitationItem> {
   const token = newInvitationToken();
-  let id: number;
-  try {
-    id = await nextId('invitation');
-  } catch (error) {
-    await releaseQuietly(guard, claimId);
-    throw error;
-  }
   try {
     await sendMail(composeInvitationMail({ to: guard.email, inviteeName, space, inviter, token }));
   } catch (error) {
     await releaseQuietly(guard, claimId);
-    logger.error('invitation e-mail failed', { spaceId: guard.spaceId, invitationId: id, error });
+    logger.error('invitation e-mail failed', { spaceId: guard.spaceId, error });
     throw emailFailed();
   }
   const createdAt = nowIso();
-  const invitation: InvitationItem = {
-    id,
-    space_id: space.id,
-    inviter_id: inviter.id,
-    email: guard.email,
-    invitee_name: inviteeName,
-    status: 'pending',
-    emails_sent: 1,
-    created_at: createdAt,
-    updated_at: createdAt,
-  };
-  if (!(await commitInvitation(invitation, hashInvitationToken(token), guard, claimId))) {
-    throw new Error(`Invitation ${id}: the claim was lost after its e-mail was sent`);
-  }
-  return invitation;
+  // The e-mail carries the token, not the id: a drawn id that is already taken (the invitation item's own
+  // guard) draws another without sending again.
+  return withFreshId(async (id) => {
+    const invitation: InvitationItem = {
+      id,
+      space_id: space.id,
+      inviter_id: inviter.id,
+      email: guard.email,
+      invitee_name: inviteeName,
+      status: 'pending',
+      emails_sent: 1,
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+    if (!(await commitInvitation(invitation, hashInvitationToken(token), guard, claimId))) {
+      throw new Error(`Invitation ${id}: the claim was lost after its e-mail was sent`);
+    }
+    return invitation;
+  });
 }
 
 /** Gives the claim up; if even that fails, the lease still expires and a retry only waits for it. */

@@ -3,9 +3,20 @@ import type { OutgoingMail } from '../../integrations/mailer.ts';
 import type { SpaceItem } from '../spaces/index.ts';
 import type { UserItem } from '../users/index.ts';
 
-/** Where an invitation is accepted: `<base url>/invitations/<token>/accept` (a POST by the invited account). */
-export const acceptanceLink = (token: string): string =>
-  `${env().PUBLIC_BASE_URL.replace(/\/+$/, '')}/invitations/${token}/accept`;
+export const INVITATION_TOKEN_PLACEHOLDER = '{token}';
+
+/**
+ * The invitation e-mail's link: `INVITATION_LINK_TEMPLATE` with the token in place of `{token}`, so a client app
+ * owns the page a person opens (it shows the invitation and accepts it with a POST by the invited account);
+ * without a template, the API's accept route `<base url>/invitations/<token>/accept` (the local stack answers a
+ * browser's GET of it with a page, infra/local/app-pages.ts). The template is the one documented place: no other
+ * setting (`APP_LINK_TEMPLATE` included) changes this link.
+ */
+export function acceptanceLink(token: string): string {
+  const template = env().INVITATION_LINK_TEMPLATE;
+  if (template !== '') return template.replaceAll(INVITATION_TOKEN_PLACEHOLDER, encodeURIComponent(token));
+  return `${env().PUBLIC_BASE_URL.replace(/\/+$/, '')}/invitations/${token}/accept`;
+}
 
 /** The invitation e-mail: plain text (names are the users' own text, so no HTML part to escape them into). */
 export function composeInvitationMail(input: {

@@ -1,3 +1,4 @@
+import { IdTaken } from '../../db/ids.ts';
 import { invitationKey, invitationTokenKey } from '../../db/keys/invitations.ts';
 import { getItem } from '../../db/reads.ts';
 import {
@@ -21,7 +22,7 @@ import {
 /**
  * Stores the invitation after its e-mail went out: the invitation, its token lookup (the token's hash) and the
  * guard turned `sent`, in one transaction conditioned on our claim. False when the claim was lost (never while the
- * request runs: the lease outlives the function's timeout).
+ * request runs: the lease outlives the function's timeout); `IdTaken` when the invitation's id is already taken.
  */
 export async function commitInvitation(
   invitation: InvitationItem,
@@ -35,7 +36,10 @@ export async function commitInvitation(
     putAction(storedInvitationToken(tokenHash, invitation.id), { ifAbsent: true }),
     updateAction(key, update),
   ]);
-  return outcome.written;
+  if (outcome.written) return true;
+  if (outcome.failed.includes(2)) return false;
+  if (outcome.failed.includes(0)) throw new IdTaken(invitation.id);
+  throw new Error(`Invitation ${invitation.id}: conditions ${outcome.failed.join(', ')} failed`);
 }
 
 /** The invitation a token opens (strongly consistent: an accepted one has lost its token). */

@@ -6,12 +6,16 @@ import { PENDING_LIFETIME_SECONDS } from './create-upload.ts';
 import { mediaNotFound, uploadMissing } from './media-errors.ts';
 import type { MediaItem } from './media-item.ts';
 import { toUploadedMedia } from './media-mapper.ts';
+import { withServedUrls } from './media-urls.ts';
 import { pendingObjectKey } from './media-objects.ts';
 import { activateMedia, deletePendingMedia, findMediaItem } from './media-write-repository.ts';
 import { storeVerifiedFile } from './store-verified-file.ts';
 import { checkSize, verifyFile } from './verify-file.ts';
 
-const answer = (item: MediaItem) => ({ message: 'File uploaded successfully.', data: toUploadedMedia(item) });
+const answer = async (item: MediaItem) => ({
+  message: 'File uploaded successfully.',
+  data: toUploadedMedia(await withServedUrls(item)),
+});
 
 /** A pending item past its lifetime is gone, whether or not the TTL sweeper has removed it yet. */
 export const isExpiredPending = (item: MediaItem, now = Date.now()): boolean =>
@@ -46,7 +50,10 @@ export async function completeUpload(caller: Caller, mediaId: number) {
     checkSize(size);
     const bytes = await readObject(pendingKey);
     const type = await verifyFile(bytes, item.file_type);
-    stored = await storeVerifiedFile(item.id, bytes, type);
+    // Media of a private or secret space go where only signed URLs reach (media-objects.ts).
+    stored = await storeVerifiedFile(item.id, bytes, type, undefined, {
+      private: item.visibility === 'members',
+    });
   } catch (error) {
     return refuse(error);
   }

@@ -4,6 +4,7 @@ import { notFound } from '../../errors/app-error.ts';
 import { GuardedFetchError, guardedFetch } from '../../integrations/guarded-fetch.ts';
 import { cacheOembed, findCachedOembed, type OembedRecord } from './oembed-cache-repository.ts';
 import { allowedHosts, findProvider } from './oembed-providers.ts';
+import { sanitizeOembed } from './sanitize-oembed.ts';
 
 /** decisions.md "Media": 5 s and 300 KB caps. */
 const TIMEOUT_MS = 5_000;
@@ -35,7 +36,8 @@ const ProviderAnswerSchema = v.object({
 /**
  * `GET /feeds/oembed`: the record of a URL from a known provider, cached in the table. Every refusal (unknown
  * provider, scheme, refused address, timeout, oversized or malformed answer) is the same 404, so the endpoint
- * tells an attacker nothing about what lies behind an address.
+ * tells an attacker nothing about what lies behind an address. URL fields and `html` are sanitized
+ * (sanitize-oembed.ts).
  */
 export async function fetchOembed(rawUrl: string): Promise<{ data: OembedRecord }> {
   let url: URL;
@@ -49,7 +51,7 @@ export async function fetchOembed(rawUrl: string): Promise<{ data: OembedRecord 
   const digest = createHash('sha256').update(normal).digest('hex');
   const nowEpoch = Math.floor(Date.now() / 1000);
   const cached = await findCachedOembed(digest, nowEpoch);
-  if (cached) return { data: cached };
+  if (cached) return { data: sanitizeOembed(cached) };
 
   const provider = findProvider(normal);
   if (!provider) throw oembedNotFound();
@@ -73,11 +75,12 @@ export async function fetchOembed(rawUrl: string): Promise<{ data: OembedRecord 
     }
     throw error;
   }
-  const record: OembedRecord = {
+  // Cached clean (sanitize-oembed.ts): what the table holds is what any caller may be answered.
+  const record: OembedRecord = sanitizeOembed({
     ...answer,
     provider_name: answer.provider_name ?? provider.providerName,
     provider_url: answer.provider_url ?? (provider.providerUrl || null),
-  };
+  });
   await cacheOembed(digest, record, nowEpoch + CACHE_SECONDS);
   return { data: record };
 }

@@ -4,6 +4,7 @@ import { timeSort } from '../../db/keys/sort.ts';
 import { userStatsKey } from '../../db/keys/users.ts';
 import { type ItemKey, indexEntry } from '../../db/partition.ts';
 import { MEDIA_OBJECT_SOURCES, MEDIA_STATUSES, MEDIA_TYPES } from '../../vocabulary/media.ts';
+import { MEDIA_VISIBILITIES, type MediaScope, scopeCounterSuffix } from './media-scope.ts';
 
 const integer = v.pipe(v.number(), v.integer());
 
@@ -28,6 +29,13 @@ export const MediaItemSchema = v.object({
   object_source: v.nullable(v.picklist(MEDIA_OBJECT_SOURCES)),
   object_id: v.nullable(integer),
   status: v.picklist(MEDIA_STATUSES),
+  /**
+   * Who may see the item besides its uploader and community moderators, decided from the attached object when it
+   * was attached (media-scope.ts). Items stored before the field existed read as `uploader` (seen by no one else).
+   */
+  visibility: v.optional(v.picklist(MEDIA_VISIBILITIES), 'uploader'),
+  /** The space whose members may see a `members` item; null otherwise. */
+  visibility_space_id: v.optional(v.nullable(integer), null),
   /** UTC ISO timestamps. */
   created_at: v.string(),
   updated_at: v.string(),
@@ -59,13 +67,31 @@ export function storedMedia(item: MediaItem, options: { expiresAtEpoch?: number 
 
 /**
  * The counters an active media item contributes to its uploader's stats (`userStatsKey`): `media_total`,
- * `media_type:<mime>`, `media_source:<source>`; the member media list's totals read them.
+ * `media_type:<mime>`, `media_source:<source>` (everything, for the uploader and moderators), and for an item others
+ * may see, the same split by its scope (`p`: everyone; `m<sid>`: members of the space): `media_scope:<s>`,
+ * `media_scope_type:<mime>|<s>`, `media_scope_source:<source>|<s>`. The member media list's totals read them, so a
+ * caller's total is the sum over the scopes it may see (issue 21, item 4), as the feed totals are.
  */
-export function mediaCounts(item: Pick<MediaItem, 'file_type' | 'object_source'>): Record<string, number> {
+export function mediaCounts(
+  item: Pick<MediaItem, 'file_type' | 'object_source'> & Partial<MediaScope>,
+): Record<string, number> {
+  const scope = scopeCounterSuffix({
+    visibility: item.visibility ?? 'uploader',
+    visibility_space_id: item.visibility_space_id ?? null,
+  });
   return {
     media_total: 1,
     [`media_type:${item.file_type}`]: 1,
     ...(item.object_source === null ? {} : { [`media_source:${item.object_source}`]: 1 }),
+    ...(scope === undefined
+      ? {}
+      : {
+          [`media_scope:${scope}`]: 1,
+          [`media_scope_type:${item.file_type}|${scope}`]: 1,
+          ...(item.object_source === null
+            ? {}
+            : { [`media_scope_source:${item.object_source}|${scope}`]: 1 }),
+        }),
   };
 }
 
@@ -79,7 +105,7 @@ export interface MediaAggregate {
 
 /** What an active media item contributes: `mediaCounts` on its uploader's stats item. */
 export const mediaAggregates = (
-  item: Pick<MediaItem, 'user_id' | 'file_type' | 'object_source'>,
+  item: Pick<MediaItem, 'user_id' | 'file_type' | 'object_source'> & Partial<MediaScope>,
 ): MediaAggregate[] => [
   {
     key: userStatsKey(item.user_id),

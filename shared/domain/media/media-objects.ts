@@ -4,9 +4,16 @@ import type { MediaType } from '../../vocabulary/media.ts';
 /**
  * Object key layout of the media bucket. A presigned upload lands at `pending/<id>` (the cloud's lifecycle rule
  * expires that prefix); a verified file is served from `media/<id>-<random>/…`, unguessable because the CDN serves
- * every object to whoever has its URL. Every key of an item derives from the item, so deletion can remove all.
+ * every object to whoever has its URL, or, for media of private and secret spaces, `private/<id>-<random>/…`. Every key of an item derives from the item, so deletion can remove all.
  */
 export const PENDING_PREFIX = 'pending/';
+/** Served files everyone may see: the CDN serves this prefix to whoever has the URL. */
+export const PUBLIC_PREFIX = 'media/';
+/**
+ * Served files of private and secret spaces (`members` scope): never served by the CDN, only through short-lived
+ * signed URLs made for a caller who may see the item (media-urls.ts).
+ */
+export const PRIVATE_PREFIX = 'private/';
 
 export const pendingObjectKey = (mediaId: number): string => `${PENDING_PREFIX}${mediaId}`;
 
@@ -34,8 +41,9 @@ export function servedObjectKeys(
   mediaId: number,
   type: MediaType,
   token: string = randomBytes(12).toString('base64url'),
+  prefix: typeof PUBLIC_PREFIX | typeof PRIVATE_PREFIX = PUBLIC_PREFIX,
 ): ServedKeys {
-  const folder = `media/${mediaId}-${token}`;
+  const folder = `${prefix}${mediaId}-${token}`;
   return { file: `${folder}/file.${EXTENSIONS[type]}`, thumbnail: `${folder}/thumbnail.webp` };
 }
 

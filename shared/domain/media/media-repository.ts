@@ -18,9 +18,15 @@ export interface MediaListFilter {
   readonly userId: number;
   readonly fileType?: string | undefined;
   readonly objectSource?: string | undefined;
-  /** Only items attached to an object (callers other than the uploader never see unattached ones). */
-  readonly attachedOnly: boolean;
+  /**
+   * What the caller may see besides its own: undefined for everything (the uploader, community moderators); else
+   * `public` items and the `members` items of these spaces (media-scope.ts), at most 99 (one IN list).
+   */
+  readonly visibleIn?: { readonly memberSpaceIds: readonly number[] } | undefined;
 }
+
+/** The largest IN list DynamoDB takes is 100 operands. */
+export const MAX_MEDIA_FILTER_SPACES = 99;
 
 /** The narrowest partition for the filter: by type, else by source, else all; what it cannot select is filtered. */
 function selection(filter: MediaListFilter) {
@@ -37,10 +43,24 @@ function selection(filter: MediaListFilter) {
     terms.push('#source = :source');
     names['#source'] = 'object_source';
     values[':source'] = filter.objectSource;
-  } else if (filter.attachedOnly && filter.objectSource === undefined) {
-    terms.push('attribute_type(#source, :string)');
-    names['#source'] = 'object_source';
-    values[':string'] = 'S';
+  }
+  if (filter.visibleIn !== undefined) {
+    names['#visibility'] = 'visibility';
+    values[':public'] = 'public';
+    const spaces = filter.visibleIn.memberSpaceIds.slice(0, MAX_MEDIA_FILTER_SPACES);
+    if (spaces.length === 0) {
+      terms.push('#visibility = :public');
+    } else {
+      names['#vspace'] = 'visibility_space_id';
+      values[':members'] = 'members';
+      const operands = spaces.map((spaceId, index) => {
+        values[`:s${index}`] = spaceId;
+        return `:s${index}`;
+      });
+      terms.push(
+        `(#visibility = :public OR (#visibility = :members AND #vspace IN (${operands.join(', ')})))`,
+      );
+    }
   }
   const expression = terms.join(' AND ');
   return { partition, filter: expression === '' ? undefined : { expression, names, values } };
@@ -64,15 +84,14 @@ const CountersSchema = v.pipe(
   ),
 );
 
-/** The uploader's media counters (`media_total`, `media_type:<mime>`, `media_source:<source>`). */
+/** The uploader's media counters (`media_total`, `media_type:<mime>`, `media_source:<source>`, `media_scope…`). */
 export async function findMediaCounters(userId: number): Promise<Record<string, number>> {
   const counters = (await getItem(userStatsKey(userId), CountersSchema)) ?? {};
   return Object.fromEntries(Object.entries(counters).filter(([name]) => name.startsWith('media_')));
 }
 
 /**
- * How many items a filter no counter serves selects (a MIME type with a source, or a MIME type attached to
- * anything): COUNT queries over the type's partition, O(the member's media of that type), never the table.
+ * How many items a filter no counter serves selects (a MIME type with a source): COUNT queries over the type's partition, O(the member's media of that type), never the table.
  */
 export async function countMemberMedia(filter: MediaListFilter): Promise<number> {
   const { partition, filter: where } = selection(filter);

@@ -1,4 +1,5 @@
 import { counterUpdate } from '../../db/counters.ts';
+import { IdTaken } from '../../db/ids.ts';
 import { mediaKey } from '../../db/keys/media.ts';
 import { userStatsKey } from '../../db/keys/users.ts';
 import { getItem } from '../../db/reads.ts';
@@ -25,12 +26,15 @@ const IS_ACTIVE = {
   ExpressionAttributeValues: { ':active': 'active' },
 };
 
-/** A presigned upload waiting for its file: not listed, not counted, gone by TTL if never completed. */
+/**
+ * A presigned upload waiting for its file: not listed, not counted, gone by TTL if never completed. Its only
+ * condition is the id guard: `IdTaken` when the id is already taken.
+ */
 export async function putPendingMedia(item: MediaItem, expiresAtEpoch: number): Promise<void> {
   const outcome = await transactWriteIfConditionsHold([
     putAction(storedMedia(item, { expiresAtEpoch }), { ifAbsent: true }),
   ]);
-  if (!outcome.written) throw new Error(`media id ${item.id} is already taken`);
+  if (!outcome.written) throw new IdTaken(item.id);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { MediaObjectSource } from '../../vocabulary/media.ts';
 import { cleanFileName } from './create-upload.ts';
 import { invalidFileType } from './media-errors.ts';
 import type { MediaItem } from './media-item.ts';
+import { PUBLIC_SCOPE } from './media-scope.ts';
 import { isImage } from './process-image.ts';
 import { storeVerifiedFile } from './store-verified-file.ts';
 import { verifyFile } from './verify-file.ts';
@@ -51,6 +52,8 @@ export async function storeCopiedImage(image: CopiedImage): Promise<MediaItem> {
     ...stored,
     object_source: image.objectSource,
     object_id: image.objectId,
+    // Avatars, covers and logos: shown on every summary of their member or space, whatever its privacy.
+    ...PUBLIC_SCOPE,
     status: 'active',
     created_at: image.createdAt,
     updated_at: image.createdAt,

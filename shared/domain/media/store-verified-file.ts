@@ -1,7 +1,7 @@
 import { publicObjectUrl, writeObject } from '../../integrations/media-bucket.ts';
 import type { MediaType } from '../../vocabulary/media.ts';
 import { invalidFileType, uploadFailed } from './media-errors.ts';
-import { servedObjectKeys } from './media-objects.ts';
+import { PRIVATE_PREFIX, PUBLIC_PREFIX, servedObjectKeys } from './media-objects.ts';
 import { isImage, processImage } from './process-image.ts';
 
 export interface StoredFile {
@@ -25,8 +25,9 @@ export async function storeVerifiedFile(
   bytes: Uint8Array,
   type: MediaType,
   keyToken?: string,
+  options: { private?: boolean } = {},
 ): Promise<StoredFile> {
-  const keys = servedObjectKeys(mediaId, type, keyToken);
+  const keys = servedObjectKeys(mediaId, type, keyToken, options.private ? PRIVATE_PREFIX : PUBLIC_PREFIX);
   if (!isImage(type)) {
     await storeObjects([[keys.file, bytes, type]]);
     return {

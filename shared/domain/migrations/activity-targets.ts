@@ -11,6 +11,7 @@ import {
   type PostItem,
   storedComment,
   storedPost,
+  storedPostListing,
 } from '../feeds/index.ts';
 import { type SpacePrivacy, spaceVisibility } from '../spaces/index.ts';
 import { renderMarkdown } from '../text/index.ts';
@@ -35,7 +36,7 @@ export function writeNewPost(
   place: FeedPlace,
   userId: number,
   commentsCount: number,
-  options: { put: boolean },
+  options: { put: boolean; putListing?: boolean },
 ): void {
   const message = sourceHtmlToText(row.content);
   const createdAt = context.dateOf(row.dateRecorded);
@@ -58,6 +59,8 @@ export function writeNewPost(
     updated_at: createdAt,
   };
   if (options.put) context.writes.put(storedPost(post));
+  // The listing entry lists the feed (the post item carries no index keys); a retry puts whichever is missing.
+  if (options.putListing ?? options.put) context.writes.put(storedPostListing(post));
   for (const aggregate of feedAggregates(post))
     context.writes.count(aggregate.key, aggregate.deltas, aggregate.identity);
 }

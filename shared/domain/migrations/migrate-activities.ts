@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { commentKey, postKey } from '../../db/keys/feeds.ts';
+import { commentKey, postKey, postListingKey } from '../../db/keys/feeds.ts';
 import type { ItemKey } from '../../db/partition.ts';
 import { batchGetItems } from '../../db/reads.ts';
 import type { ActivityRow } from '../../integrations/buddypress/source.ts';
@@ -97,7 +97,8 @@ export async function migrateActivities(context: ChunkContext, rows: readonly Ac
     ...[...targets.values()].flatMap((target) =>
       (target.kind === 'earlier' && (!context.skipExisting || gainingComments.has(target.row.id))) ||
       (target.kind === 'new' && context.retry)
-        ? [postKey(target.place.postId)]
+        ? // A retry also reads the listing entry: the two puts may have landed in different batches.
+          [postKey(target.place.postId), postListingKey(target.place.postId)]
         : [],
     ),
     ...comments.flatMap((comment) =>
@@ -155,7 +156,8 @@ export async function migrateActivities(context: ChunkContext, rows: readonly Ac
     if (target.kind === 'new') {
       const { place, row, userId } = target;
       const put = !present.has(keyId(postKey(place.postId)));
-      writeNewPost(context, row, place, userId, commentsOf.get(place.postId) ?? 0, { put });
+      const putListing = !present.has(keyId(postListingKey(place.postId)));
+      writeNewPost(context, row, place, userId, commentsOf.get(place.postId) ?? 0, { put, putListing });
       context.created('activities', row.id);
     } else if (target.kind === 'earlier') {
       if (context.skipExisting || !present.has(keyId(postKey(target.place.postId))))

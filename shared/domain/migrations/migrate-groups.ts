@@ -135,7 +135,7 @@ function newSpace(
 const creationActions = (context: ChunkContext, space: SpaceItem): TransactAction[] => [
   putAction(storedSpaceSlugGuard(space.slug, space.id), { ifAbsent: true }),
   putAction({ ...storedSpace(space), migration_run: context.run.run_id }, { ifAbsent: true }),
-  putAction(storedSpaceStats(space.id, { members_count: 0, posts_count: 0 }), { ifAbsent: true }),
+  putAction(storedSpaceStats(space.id, { members_count: 0 }), { ifAbsent: true }),
 ];
 
 async function createSpaces(context: ChunkContext, spaces: readonly SpaceItem[]): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * The notifications domain's public surface. Other domains emit through `emitNotification(s)`; a route whose use
- * case emits needs `table: 'readWrite'` and `sendTo: ['mail']` in its catalogue line.
+ * case emits needs `sendTo: ['notify']` in its catalogue line.
  */
 export {
   emitNotification,
@@ -19,7 +19,6 @@ export {
 export {
   findNotificationStatsOfUsers,
   getNotificationStats,
-  notificationCreationActions,
   raiseNewestCreatedAt,
 } from './notification-repository.ts';
 export { type NotificationResponse, toNotificationResponses } from './notification-mapper.ts';

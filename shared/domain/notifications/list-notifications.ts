@@ -27,8 +27,9 @@ export interface NotificationPage {
  * partitions read and its counters give the total, so page 1 costs the same for 10 or 100 000 notifications and a
  * page past the end reads nothing more.
  *
- * `orderby=id` uses the same index as `created_at`: per recipient, creation times strictly increase with commit
- * order and ids are allocated just before, so the two orders agree for everything the service emits. Imported
+ * `orderby=id` uses the same index as `created_at`: ids are time-ordered from the event's time, which is the
+ * notification's `created_at`, so the two orders agree for everything the service emits (up to events of one
+ * millisecond, and a notification restamped after a bulk action's watermark). Imported
  * history keeps the `created_at` the operator gave it; where that disagrees with id order, pages follow
  * `created_at` and each page is ordered by id (documented in shared/db/access-patterns/notifications.md).
  */

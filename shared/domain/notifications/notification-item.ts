@@ -28,7 +28,10 @@ export const NotificationItemSchema = v.object({
   message: v.string(),
   action_url: v.string(),
   is_read: v.boolean(),
-  /** null for notifications without an acting user (e.g. `lesson_complete`). */
+  /**
+   * The member whose action caused it. Stored null for `lesson_complete` (the emission never notifies its actor,
+   * and here the actor is the recipient): read it through `notificationActorId`.
+   */
   actor_id: v.nullable(integer),
   object_id: v.nullable(integer),
   object_type: v.string(),
@@ -37,6 +40,14 @@ export const NotificationItemSchema = v.object({
   read_at: v.nullable(v.string()),
 });
 export type NotificationItem = v.InferOutput<typeof NotificationItemSchema>;
+
+/**
+ * Who acted (decisions.md, Notifications): the stored actor, and for `lesson_complete` the student, who is its
+ * recipient (the one notification a member gets for their own action), whatever was stored, so notifications
+ * stored before this rule answer the same.
+ */
+export const notificationActorId = (item: Pick<NotificationItem, 'type' | 'actor_id' | 'user_id'>) =>
+  item.type === 'lesson_complete' ? item.user_id : item.actor_id;
 
 /**
  * The notification item: by id, and listed in three partitions of its recipient: all (G1), its read state (G2),
@@ -81,8 +92,9 @@ export function notificationCounts(item: Pick<NotificationItem, 'type' | 'is_rea
  * The recipient's maintained aggregates, as read from the stats item. Besides the counters it carries the
  * watermarks of the bulk actions: every notification created at or before `readWatermark` is read, every one at
  * or before `deleteWatermark` is deleted, whatever its own item says until the tidy worker catches up. Counters
- * are always the logical ones. `newestCreatedAt` is the newest `created_at` committed for this recipient:
- * creations are strictly increasing per recipient, so a watermark set to it covers exactly what exists.
+ * are always the logical ones. `newestCreatedAt` is at least the newest `created_at` stored for this recipient
+ * (raised before every creation, never lowered), and a creation the watermark set from it covers is refused and
+ * restamped later (notification-creation-repository.ts), so a watermark covers exactly what was counted before it.
  */
 export interface NotificationStats {
   readonly total: number;

@@ -3,6 +3,7 @@ import { findUsersByIds, type MemberSummary, toMemberSummary, type UserItem } fr
 import {
   type NotificationItem,
   type NotificationStats,
+  notificationActorId,
   type NotificationType,
   withBulkState,
 } from './notification-item.ts';
@@ -28,7 +29,8 @@ export function toNotificationResponse(
   item: NotificationItem,
   actors: ReadonlyMap<number, UserItem>,
 ): NotificationResponse {
-  const actor = item.actor_id === null ? undefined : actors.get(item.actor_id);
+  const actorId = notificationActorId(item);
+  const actor = actorId === null ? undefined : actors.get(actorId);
   return {
     id: item.id,
     user_id: item.user_id,
@@ -37,7 +39,7 @@ export function toNotificationResponse(
     message: item.message,
     action_url: item.action_url,
     is_read: item.is_read,
-    actor_id: item.actor_id,
+    actor_id: actorId,
     object_id: item.object_id,
     object_type: item.object_type,
     created_at: toIsoDateTime(item.created_at),
@@ -54,7 +56,10 @@ export async function toNotificationResponses(
   items: readonly NotificationItem[],
   stats: NotificationStats,
 ): Promise<NotificationResponse[]> {
-  const actorIds = items.flatMap((item) => (item.actor_id === null ? [] : [item.actor_id]));
+  const actorIds = items.flatMap((item) => {
+    const actorId = notificationActorId(item);
+    return actorId === null ? [] : [actorId];
+  });
   const actors = actorIds.length > 0 ? await findUsersByIds(actorIds) : new Map<number, UserItem>();
   return items.map((item) => toNotificationResponse(withBulkState(item, stats), actors));
 }

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
-import { counterUpdate } from '../../db/counters.ts';
 import { isConditionalCheckFailed } from '../../db/errors.ts';
 import {
   notificationKey,
@@ -16,7 +15,6 @@ import { queryMergedPage } from '../../db/merged-page.ts';
 import { type Partition, withSortRange } from '../../db/partition.ts';
 import type { PageResult } from '../../db/query-page.ts';
 import { batchGetItems, getItem, parseItem, queryItems } from '../../db/reads.ts';
-import { putAction, type TransactAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
 import {
   EMPTY_NOTIFICATION_STATS,
   type NotificationItem,
@@ -24,9 +22,6 @@ import {
   type NotificationStats,
   NotificationStatsItemSchema,
   type NotificationType,
-  notificationCounts,
-  storedNotification,
-  storedNotificationTypeCopy,
 } from './notification-item.ts';
 
 /**
@@ -36,34 +31,6 @@ import {
  * a watermark on the stats item instead of touching every notification; every read honours the watermarks
  * (ranges on the sort key, which is `created_at#id`), and a worker tidies the items afterwards.
  */
-
-/**
- * The writes that store one notification with its type copy and count it. The stats update requires the
- * notification to be newer than every one already committed for the recipient (and so newer than any watermark):
- * per-recipient creation times are strictly increasing, which is what lets a watermark cover exactly what exists.
- */
-export function notificationCreationActions(item: NotificationItem): TransactAction[] {
-  return [
-    putAction(storedNotification(item), { ifAbsent: true }),
-    putAction(storedNotificationTypeCopy(item)),
-    counterUpdate(notificationStatsKey(item.user_id), notificationCounts(item), {
-      set: { newest_created_at: item.created_at, entity: 'notification_stats', user_id: item.user_id },
-      condition: {
-        expression: 'attribute_not_exists(#newest) OR #newest < :created',
-        names: { '#newest': 'newest_created_at' },
-        values: { ':created': item.created_at },
-      },
-    }),
-  ];
-}
-
-/** Stores a notification; `stale` when a newer one was committed for the recipient first (restamp and retry). */
-export async function insertNotification(item: NotificationItem): Promise<'stored' | 'stale'> {
-  const outcome = await transactWriteIfConditionsHold(notificationCreationActions(item));
-  if (outcome.written) return 'stored';
-  if (outcome.failed.includes(2)) return 'stale';
-  throw new Error(`Notification ${item.id} already exists`);
-}
 
 /** By id, strongly consistent: mark and delete decide on the state they read (watermarks not applied). */
 export function findNotificationById(notificationId: number): Promise<NotificationItem | undefined> {

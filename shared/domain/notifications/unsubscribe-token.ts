@@ -21,9 +21,11 @@ export async function unsubscribeToken(userId: number): Promise<string> {
 
 /** The member the token names, or undefined when it is not a token this service signed. */
 export async function verifyUnsubscribeToken(token: string): Promise<number | undefined> {
-  const match = /^([1-9]\d{0,14})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  // User ids have up to 16 digits (time ids, shared/db/ids.ts), always safe integers.
+  const match = /^([1-9]\d{0,15})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!match) return undefined;
   const userId = Number(match[1]);
+  if (!Number.isSafeInteger(userId)) return undefined;
   const expected = Buffer.from(await signature(userId));
   const given = Buffer.from(match[2]!);
   return expected.length === given.length && timingSafeEqual(expected, given) ? userId : undefined;

@@ -45,7 +45,8 @@ export interface FollowPageQuery {
   readonly page: number;
   readonly perPage: number;
   readonly cursor?: string | undefined;
-  readonly total: number;
+  /** Bounds a jump to a later page; page 1 needs none. */
+  readonly total?: number | undefined;
 }
 
 /** One page of a user's followers, in follower-id order, with the cursor to the next page. */

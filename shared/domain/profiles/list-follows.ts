@@ -2,7 +2,7 @@ import type { Caller } from '../auth/index.ts';
 import { findUsersByIds, type MemberSummary, toMemberSummary } from '../users/index.ts';
 import type { FollowItem } from './follow-item.ts';
 import { type FollowPageQuery, queryFollowerPage, queryFollowingPage } from './follow-repository.ts';
-import { loadReadableProfile } from './profile-user.ts';
+import { withReadableProfile } from './profile-user.ts';
 
 export interface ListFollowsInput {
   readonly username: string;
@@ -33,15 +33,23 @@ async function listFollows(
   input: ListFollowsInput,
   which: 'followers' | 'followings',
 ): Promise<MemberPage> {
-  const { user } = await loadReadableProfile(caller, input.username);
-  const query: FollowPageQuery = {
-    userId: user.id,
+  const read = which === 'followers' ? queryFollowerPage : queryFollowingPage;
+  const pageOf = (userId: number, total: number | undefined): FollowPageQuery => ({
+    userId,
     page: input.page,
     perPage: input.per_page,
     cursor: input.cursor,
-    total: which === 'followers' ? user.followers_count : user.followings_count,
-  };
-  const found = await (which === 'followers' ? queryFollowerPage(query) : queryFollowingPage(query));
+    total,
+  });
+  // Page 1 needs no total (nothing to skip): read beside the profile. A later page uses the total to bound its skip.
+  const {
+    record: { user },
+    value: early,
+  } = await withReadableProfile(caller, input.username, async (userId) =>
+    input.page === 1 ? read(pageOf(userId, undefined)) : undefined,
+  );
+  const total = which === 'followers' ? user.followers_count : user.followings_count;
+  const found = early ?? (await read(pageOf(user.id, total)));
   const otherOf = (follow: FollowItem) => (which === 'followers' ? follow.follower_id : follow.followed_id);
   const users = await findUsersByIds(found.items.map(otherOf));
   const items = found.items.flatMap((follow) => {
@@ -50,7 +58,7 @@ async function listFollows(
   });
   return {
     items,
-    total: query.total,
+    total,
     page: input.page,
     perPage: input.per_page,
     nextCursor: found.nextCursor,

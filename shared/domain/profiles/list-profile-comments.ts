@@ -1,7 +1,7 @@
 import type { Caller } from '../auth/index.ts';
 import { type AuthorCommentRow, listAuthorComments } from '../feeds/index.ts';
 import { type MemberSummary, toMemberSummary } from '../users/index.ts';
-import { loadReadableProfile } from './profile-user.ts';
+import { withReadableProfile } from './profile-user.ts';
 
 export interface ListProfileCommentsInput {
   readonly page: number;
@@ -29,12 +29,13 @@ export async function listProfileComments(
   username: string,
   input: ListProfileCommentsInput,
 ): Promise<ProfileCommentsPage> {
-  const { user } = await loadReadableProfile(caller, username);
-  const found = await listAuthorComments(caller, user.id, {
-    page: input.page,
-    perPage: input.per_page,
-    cursor: input.cursor,
-  });
+  // The page is read beside the profile (it needs only the id); dropped if the profile may not be read.
+  const {
+    record: { user },
+    value: found,
+  } = await withReadableProfile(caller, username, (userId) =>
+    listAuthorComments(caller, userId, { page: input.page, perPage: input.per_page, cursor: input.cursor }),
+  );
   return {
     page: {
       items: found.rows,

@@ -1,15 +1,16 @@
 import { type Caller, isOwnerOrModerator, isSpaceMember } from '../auth/index.ts';
-import { findVisibleContent } from '../feeds/index.ts';
 import {
   countMemberMedia,
+  filterVisibleMedia,
   findMediaCounters,
-  type MediaItem,
   type MediaListFilter,
   type MediaListItem,
+  MAX_MEDIA_FILTER_SPACES,
   queryMemberMediaPage,
   toMediaListItem,
+  withServedUrls,
 } from '../media/index.ts';
-import { findMemberships, findSpacesByIds } from '../spaces/index.ts';
+import { findMemberships } from '../spaces/index.ts';
 import { loadReadableProfile } from './profile-user.ts';
 
 export interface ListProfileMediaInput {
@@ -27,9 +28,12 @@ export interface MediaPage {
 /**
  * `GET /profile/{username}/media` (paginator D), newest first (decisions.md "Users, profiles and roles"): a caller
  * sees an item only if it could see the object the item is attached to; unattached items only the uploader and
- * community moderators. For them `meta.total` is exact from the uploader's counters. For other callers the list is
- * the member's attached media, and an item whose object the caller may not see is left out of `data` (so a page
- * may hold fewer than `per_page`); `meta.total` counts the attached media of the filter.
+ * community moderators. The uploader and moderators get everything, counted by `media_total`, `media_type:<t>`,
+ * `media_source:<s>`. Anyone else gets the items whose scope it may see (media-scope.ts: `public`, and `members` of
+ * its spaces), selected by the page's FilterExpression and counted by the `media_scope…` counters of those scopes,
+ * so `meta.total` is exact for the caller (issue 21, item 4) and page 1 costs the same at any size. Each page is
+ * then checked against the objects as they are now (media-attachments.ts), which drops only media whose object was
+ * deleted or hidden after the item was attached.
  */
 export async function listProfileMedia(
   caller: Caller,
@@ -37,59 +41,55 @@ export async function listProfileMedia(
   input: ListProfileMediaInput,
 ): Promise<MediaPage> {
   const { user } = await loadReadableProfile(caller, username);
+  const counters = await findMediaCounters(user.id);
   const everything = isOwnerOrModerator(caller, user.id);
+  const memberSpaceIds = everything ? [] : await visibleMemberSpaces(caller, counters);
   const filter: MediaListFilter = {
     userId: user.id,
     fileType: input.file_type,
     objectSource: input.object_source,
-    attachedOnly: !everything,
+    visibleIn: everything ? undefined : { memberSpaceIds },
   };
-  const total = await totalOf(filter, await findMediaCounters(user.id));
+  const total = await totalOf(filter, counters);
   const found = await queryMemberMediaPage(filter, { page: input.page, perPage: input.per_page, total });
-  const items = everything ? found.items : await visibleItems(caller, found.items);
+  const items = await filterVisibleMedia(caller, found.items);
+  const served = await Promise.all(items.map(withServedUrls));
   return {
-    data: items.map(toMediaListItem),
+    data: served.map(toMediaListItem),
     meta: { total, per_page: input.per_page, current_page: input.page },
   };
 }
 
-async function totalOf(filter: MediaListFilter, counters: Record<string, number>): Promise<number> {
-  const { fileType, objectSource } = filter;
-  if (fileType !== undefined && (objectSource !== undefined || filter.attachedOnly)) {
-    return countMemberMedia(filter);
+/** `m<sid>` scopes counted on the uploader's stats whose space the caller is a member of (one BatchGetItem). */
+async function visibleMemberSpaces(caller: Caller, counters: Record<string, number>): Promise<number[]> {
+  const counted = new Map<number, number>();
+  for (const [name, count] of Object.entries(counters)) {
+    const match = /^media_scope:m(\d+)$/.exec(name);
+    if (match && count > 0) counted.set(Number(match[1]), count);
   }
-  if (fileType !== undefined) return counters[`media_type:${fileType}`] ?? 0;
-  if (objectSource !== undefined) return counters[`media_source:${objectSource}`] ?? 0;
-  if (!filter.attachedOnly) return counters.media_total ?? 0;
-  return Object.entries(counters)
-    .filter(([name]) => name.startsWith('media_source:'))
-    .reduce((sum, [, count]) => sum + count, 0);
+  if (counted.size === 0) return [];
+  const memberships = await findMemberships([...counted.keys()], caller.id);
+  return [...counted]
+    .filter(([spaceId]) => isSpaceMember(caller, memberships.get(spaceId)))
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, MAX_MEDIA_FILTER_SPACES)
+    .map(([spaceId]) => spaceId);
 }
 
-/** The items attached to something the caller may see (profiles are visible to whoever reads the profile). */
-async function visibleItems(caller: Caller, items: readonly MediaItem[]): Promise<MediaItem[]> {
-  const idsOf = (source: string) =>
-    items.flatMap((item) =>
-      item.object_source === source && item.object_id !== null ? [item.object_id] : [],
-    );
-  const spaceIds = idsOf('space');
-  const [content, spaces, memberships] = await Promise.all([
-    findVisibleContent(caller, { feedIds: idsOf('feed'), commentIds: idsOf('comment') }),
-    findSpacesByIds(spaceIds),
-    findMemberships(spaceIds, caller.id),
-  ]);
-  const spaceVisible = (spaceId: number) => {
-    const space = spaces.get(spaceId);
-    return (
-      space !== undefined && (space.privacy !== 'secret' || isSpaceMember(caller, memberships.get(spaceId)))
-    );
-  };
-  return items.filter((item) => {
-    if (item.object_source === 'profile') return true;
-    if (item.object_id === null) return false;
-    if (item.object_source === 'feed') return content.feeds.has(item.object_id);
-    if (item.object_source === 'comment') return content.comments.has(item.object_id);
-    if (item.object_source === 'space') return spaceVisible(item.object_id);
-    return false;
-  });
+async function totalOf(filter: MediaListFilter, counters: Record<string, number>): Promise<number> {
+  const { fileType, objectSource, visibleIn } = filter;
+  if (fileType !== undefined && objectSource !== undefined) return countMemberMedia(filter);
+  if (visibleIn === undefined) {
+    if (fileType !== undefined) return counters[`media_type:${fileType}`] ?? 0;
+    if (objectSource !== undefined) return counters[`media_source:${objectSource}`] ?? 0;
+    return counters.media_total ?? 0;
+  }
+  const scopes = ['p', ...visibleIn.memberSpaceIds.map((spaceId) => `m${spaceId}`)];
+  const name = (scope: string) =>
+    fileType !== undefined
+      ? `media_scope_type:${fileType}|${scope}`
+      : objectSource !== undefined
+        ? `media_scope_source:${objectSource}|${scope}`
+        : `media_scope:${scope}`;
+  return scopes.reduce((sum, scope) => sum + (counters[name(scope)] ?? 0), 0);
 }

@@ -2,7 +2,7 @@ import { type Caller, canViewProfileSpaces, isOwnerOrModerator, isSpaceMember } 
 import { findActiveMemberships, findMemberships, findSpaceStats, findSpacesByIds } from '../spaces/index.ts';
 import { spacesHidden } from './profile-errors.ts';
 import { type ProfileSpaceResponse, toProfileSpace } from './profile-space-mapper.ts';
-import { loadReadableProfile } from './profile-user.ts';
+import { withReadableProfile } from './profile-user.ts';
 import { userSpaceVisibility } from './space-visibility.ts';
 
 /**
@@ -10,25 +10,34 @@ import { userSpaceVisibility } from './space-visibility.ts';
  * and community moderators, else 403 `permission_failed`); only the community spaces the member actively belongs
  * to, in joining order; secret spaces only for the owner and community moderators; `members_count` 0 where
  * `hide_members_count` is on and the caller is not a member of the space (nor a community moderator). Cost:
- * O(the member's spaces): the membership index, one BatchGetItem of spaces, one of the caller's memberships, and
- * the spaces' stats items.
+ * O(the member's spaces): the membership index (beside the profile), then in one round one BatchGetItem of
+ * spaces, one of the caller's memberships, and the spaces' stats items.
  */
 export async function listProfileSpaces(
   caller: Caller,
   username: string,
 ): Promise<{ spaces: ProfileSpaceResponse[] }> {
-  const [{ user }, visibility] = await Promise.all([
-    loadReadableProfile(caller, username),
+  // The member's memberships are read beside the profile (dropped if it may not be read or the list is hidden).
+  const [
+    {
+      record: { user },
+      value: memberships,
+    },
+    visibility,
+  ] = await Promise.all([
+    withReadableProfile(caller, username, findActiveMemberships),
     userSpaceVisibility(),
   ]);
   if (!canViewProfileSpaces(caller, user.id, visibility)) throw spacesHidden();
 
-  const memberships = await findActiveMemberships(user.id);
   const spaceIds = memberships.map((membership) => membership.space_id);
-  const [spaces, callerMemberships] = await Promise.all([
+  // Spaces, the caller's memberships and every space's counters in one round (a hidden count is read for nothing).
+  const [spaces, callerMemberships, stats] = await Promise.all([
     findSpacesByIds(spaceIds),
     findMemberships(spaceIds, caller.id),
+    Promise.all(spaceIds.map(findSpaceStats)),
   ]);
+  const statsOf = new Map(spaceIds.map((spaceId, index) => [spaceId, stats[index] ?? {}]));
   const mayKnowSecret = isOwnerOrModerator(caller, user.id);
   const listed = memberships.flatMap((membership) => {
     const space = spaces.get(membership.space_id);
@@ -36,14 +45,11 @@ export async function listProfileSpaces(
     if (space.privacy === 'secret' && !mayKnowSecret) return [];
     return [{ space, membership }];
   });
-  const counts = await Promise.all(
-    listed.map(async ({ space }) => {
-      const hidden =
-        space.settings.hide_members_count === 'yes' &&
-        !isSpaceMember(caller, callerMemberships.get(space.id));
-      return hidden ? 0 : ((await findSpaceStats(space.id)).members_count ?? 0);
-    }),
-  );
+  const counts = listed.map(({ space }) => {
+    const hidden =
+      space.settings.hide_members_count === 'yes' && !isSpaceMember(caller, callerMemberships.get(space.id));
+    return hidden ? 0 : (statsOf.get(space.id)?.members_count ?? 0);
+  });
   return {
     spaces: listed.map(({ space, membership }, index) =>
       toProfileSpace(space, membership, counts[index] ?? 0),

@@ -4,6 +4,7 @@ import {
   announceLessonCompletion,
   findCourseLessons,
   findQuiz,
+  hidesCourse,
   type LessonOrderRow,
   type QuizItem,
   planLessonCompletion,
@@ -52,7 +53,7 @@ export async function gradeQuizResult(
     findMembership(courseId, caller.id),
     findUserById(caller.id),
   ]);
-  if (course?.type !== 'course') throw quizNotFound();
+  if (course?.type !== 'course' || hidesCourse(caller, course, membership)) throw quizNotFound();
   if (!isCourseAdmin(caller, membership)) throw forbidden();
 
   let lessons: readonly LessonOrderRow[] | undefined;

@@ -4,4 +4,4 @@
  */
 export { type QuizStatistics, statisticsFor } from './quiz-statistics.ts';
 export { findQuizStats } from './quiz-submission-repository.ts';
-export { type QuizStats, type QuizSubmission, statsScopeKey } from './quiz-submission-item.ts';
+export { type QuizStats, type QuizSubmission, statsScopeOf } from './quiz-submission-item.ts';

@@ -1,13 +1,13 @@
 import { forbidden } from '../../errors/app-error.ts';
 import type { QuizResultFilter, QuizResultOrder } from '../../vocabulary/courses.ts';
 import { type Caller, isCourseAdmin } from '../auth/index.ts';
-import { findCourseLessons } from '../courses/index.ts';
-import { findMembership, findSpaceById } from '../spaces/index.ts';
+import { findCourseLessons, hidesCourse } from '../courses/index.ts';
+import { findSpaceWithMembership } from '../spaces/index.ts';
 import { findUsersByIds, type MemberSummary, toMemberSummary } from '../users/index.ts';
 import { toSqlDateTime } from '../dates.ts';
 import { quizNotFound } from './quiz-errors.ts';
 import { type QuizStatistics, statisticsFor } from './quiz-statistics.ts';
-import { type QuizSubmission, rowOrderKey, statsScopeKey } from './quiz-submission-item.ts';
+import { type QuizSubmission, rowOrderKey, statsScopeOf } from './quiz-submission-item.ts';
 import { findQuizStats, findStudentAttempts, queryResultsPage } from './quiz-submission-repository.ts';
 
 /** The list's query as the contract delivers it (defaults applied there). */
@@ -47,8 +47,9 @@ export interface QuizResultsPage {
  * The administrators' results of a course (community admins and the course's admins; others 403
  * `rest_forbidden`; no such course 404 `quiz_not_found`).
  *
- * `statistics` and `pagination.total` come from the one stats item of the filter's scope (course, lesson,
- * student, student + lesson), restricted to the result filter. The page comes from a key condition on the index
+ * `statistics` and `pagination.total` come from the stats of the filter's scope (course, lesson, student,
+ * student + lesson: one item, or for the course-wide scopes the sum of their shards in one BatchGetItem),
+ * restricted to the result filter. The page comes from a key condition on the index
  * partition of the scope and order (see the repository); with `user_id`, from the student's own attempts, which
  * are bounded by that student's attempts, sorted in memory by the same keys the indexes use. Either way page 1
  * costs the same for 100 or 100 000 submissions.
@@ -59,12 +60,12 @@ export async function listQuizResults(
   input: ListQuizResultsInput,
 ): Promise<QuizResultsPage> {
   const scope = { lessonId: input.lesson_id, userId: input.user_id };
-  const [course, membership, stats] = await Promise.all([
-    findSpaceById(courseId),
-    findMembership(courseId, caller.id),
-    findQuizStats(statsScopeKey(courseId, scope)),
+  // The course and the caller's membership in one BatchGetItem, beside the stats (fewer calls, same round).
+  const [{ space: course, membership }, stats] = await Promise.all([
+    findSpaceWithMembership(courseId, caller.id),
+    findQuizStats(statsScopeOf(courseId, scope)),
   ]);
-  if (course?.type !== 'course') throw quizNotFound();
+  if (course?.type !== 'course' || hidesCourse(caller, course, membership)) throw quizNotFound();
   if (!isCourseAdmin(caller, membership)) throw forbidden();
 
   const statistics = statisticsFor(stats, input.status);

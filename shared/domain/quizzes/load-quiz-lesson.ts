@@ -1,5 +1,11 @@
 import { type Caller, isEnrolled } from '../auth/index.ts';
-import { findCourseLessons, findQuiz, type LessonOrderRow, type QuizItem } from '../courses/index.ts';
+import {
+  findCourseLessons,
+  findQuiz,
+  hidesCourse,
+  type LessonOrderRow,
+  type QuizItem,
+} from '../courses/index.ts';
 import { findMembership, findSpaceById, type MembershipItem, type SpaceItem } from '../spaces/index.ts';
 import { courseNotEnrolled, lessonNotPublished, quizNotFound } from './quiz-errors.ts';
 
@@ -32,6 +38,7 @@ export async function loadQuizLessonForSubmission(
   ]);
   const lesson = lessons.find((row) => row.lesson_id === lessonId);
   if (course?.type !== 'course' || !lesson || !quiz || quiz.course_id !== courseId) throw quizNotFound();
+  if (hidesCourse(caller, course, membership)) throw quizNotFound();
   if (!isEnrolled(caller, membership)) throw courseNotEnrolled();
   if (lesson.status !== 'published') throw lessonNotPublished();
   return { course, lessons, lesson, quiz, membership };

@@ -14,8 +14,8 @@ const average = (sum: number, count: number): number =>
   count === 0 ? 0 : Math.round((sum / count) * 100) / 100;
 
 /**
- * Statistics of one filter scope's stats item restricted to a result filter: the counters are kept per result,
- * so `status=passed|failed` is exact from the same single item. Averages are rounded to two decimals.
+ * Statistics of one filter scope's stats restricted to a result filter: the counters are kept per result, so
+ * `status=passed|failed` is exact from the same counters. Averages are rounded to two decimals.
  */
 export function statisticsFor(stats: QuizStats, status: QuizResultFilter): QuizStatistics {
   const passed = status === 'failed' ? 0 : stats.passed;

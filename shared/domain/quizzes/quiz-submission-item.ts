@@ -18,7 +18,15 @@ import {
   studentLessonQuizStatsKey,
   studentQuizStatsKey,
 } from '../../db/keys/courses.ts';
+import { TIME_ID_FLOOR } from '../../db/ids.ts';
 import { indexEntry, type ItemKey } from '../../db/partition.ts';
+import {
+  type ShardedAggregate,
+  shardedAggregate,
+  shardKey,
+  shardKeys,
+  shardOf,
+} from '../../db/sharded-counters.ts';
 import { QUIZ_SUBMISSION_STATUSES } from '../../vocabulary/courses.ts';
 
 const integer = v.pipe(v.number(), v.integer());
@@ -159,27 +167,67 @@ export function statsContribution(
   };
 }
 
+/**
+ * Shards of each course-wide statistics scope (course, lesson). Every submission and grading of a course moves
+ * these two scopes, so a single item each would take every submission of the course; spread over shards (in
+ * partitions of their own), a busy course's submissions land on `QUIZ_STATS_SHARDS` partitions. The student's two
+ * scopes live in the student's partition and stay single items.
+ */
+export const QUIZ_STATS_SHARDS = 10;
+
+/**
+ * A statistics scope: its item (`key`) and, for a course-wide scope, the shards that submissions with time ids
+ * move. Invariant: a submission always moves the same item of a scope, the item of its id (`statsItemOf`), so its
+ * grading's decrement meets its increment and the floors of `counterUpdate` hold per item. Submissions with
+ * counter ids (stored before time ids) keep moving the scope's item, so statistics written before shards existed
+ * stay exact. The scope's statistics are the sum over all its items (`statsItemsOf`).
+ */
+export interface QuizStatsScope {
+  readonly key: ItemKey;
+  readonly shards?: ShardedAggregate | undefined;
+}
+
+const courseWideScope = (key: ItemKey): QuizStatsScope => ({
+  key,
+  shards: shardedAggregate(key, QUIZ_STATS_SHARDS),
+});
+
+/** The item of `scope` that the submission `submissionId` moves. */
+export function statsItemOf(scope: QuizStatsScope, submissionId: number): ItemKey {
+  if (!scope.shards || submissionId < TIME_ID_FLOOR) return scope.key;
+  return shardKey(scope.shards, shardOf(scope.shards, submissionId));
+}
+
+/** Every item whose counters sum to the scope's statistics. */
+export const statsItemsOf = (scope: QuizStatsScope): ItemKey[] =>
+  scope.shards ? [scope.key, ...shardKeys(scope.shards)] : [scope.key];
+
 /** The four stats scopes a row counts in: course, lesson, student, student + lesson. */
 export const statsScopesOf = (
   row: Pick<QuizSubmission, 'course_id' | 'lesson_id' | 'user_id'>,
-): ItemKey[] => [
-  courseQuizStatsKey(row.course_id),
-  lessonQuizStatsKey(row.course_id, row.lesson_id),
-  studentQuizStatsKey(row.course_id, row.user_id),
-  studentLessonQuizStatsKey(row.course_id, row.user_id, row.lesson_id),
+): QuizStatsScope[] => [
+  courseWideScope(courseQuizStatsKey(row.course_id)),
+  courseWideScope(lessonQuizStatsKey(row.course_id, row.lesson_id)),
+  { key: studentQuizStatsKey(row.course_id, row.user_id) },
+  { key: studentLessonQuizStatsKey(row.course_id, row.user_id, row.lesson_id) },
 ];
 
-/** The stats item of the list's filter scope. */
-export function statsScopeKey(
+/** The stats scope of the list's filter. */
+export function statsScopeOf(
   courseId: number,
   filter: { readonly lessonId?: number | undefined; readonly userId?: number | undefined },
-): ItemKey {
+): QuizStatsScope {
   if (filter.userId !== undefined) {
-    return filter.lessonId !== undefined
-      ? studentLessonQuizStatsKey(courseId, filter.userId, filter.lessonId)
-      : studentQuizStatsKey(courseId, filter.userId);
+    return {
+      key:
+        filter.lessonId !== undefined
+          ? studentLessonQuizStatsKey(courseId, filter.userId, filter.lessonId)
+          : studentQuizStatsKey(courseId, filter.userId),
+    };
   }
-  return filter.lessonId !== undefined
-    ? lessonQuizStatsKey(courseId, filter.lessonId)
-    : courseQuizStatsKey(courseId);
+  return courseWideScope(
+    filter.lessonId !== undefined
+      ? lessonQuizStatsKey(courseId, filter.lessonId)
+      : courseQuizStatsKey(courseId),
+  );
 }

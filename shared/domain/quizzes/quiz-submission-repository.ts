@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import {
   courseQuizSubmissionsByName,
   courseQuizSubmissionsByScore,
@@ -13,9 +14,10 @@ import {
   studentLessonAttempts,
 } from '../../db/keys/courses.ts';
 import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
+import { IdTaken } from '../../db/ids.ts';
 import { queryMergedPage } from '../../db/merged-page.ts';
-import type { ItemKey, Partition } from '../../db/partition.ts';
-import { getItem, queryAll, queryItems } from '../../db/reads.ts';
+import type { Partition } from '../../db/partition.ts';
+import { batchGetRawItems, getItem, queryAll, queryItems } from '../../db/reads.ts';
 import { putAction, type TransactAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
 import type { QuizResultFilter, QuizResultOrder } from '../../vocabulary/courses.ts';
 import type { LessonCompletionPlan } from '../courses/index.ts';
@@ -27,7 +29,10 @@ import {
   QuizStatsSchema,
   type QuizSubmission,
   QuizSubmissionSchema,
+  type QuizStatsScope,
   statsContribution,
+  statsItemOf,
+  statsItemsOf,
   statsScopesOf,
   storedQuizAnswers,
   storedQuizAttempt,
@@ -79,19 +84,30 @@ export function findSubmissionById(submissionId: number): Promise<QuizSubmission
   return getItem(quizSubmissionKey(submissionId), QuizSubmissionSchema, { consistent: true });
 }
 
-/** One stats item (one GetItem whatever the number of submissions); zeros when nothing was counted yet. */
-export async function findQuizStats(key: ItemKey): Promise<QuizStats> {
-  return (await getItem(key, QuizStatsSchema)) ?? EMPTY_QUIZ_STATS;
+/**
+ * The statistics of one scope: the sum of its items (one BatchGetItem of at most 11 keys whatever the number of
+ * submissions; strongly consistent, so every completed submission or grading is counted); zeros when nothing was
+ * counted yet.
+ */
+export async function findQuizStats(scope: QuizStatsScope): Promise<QuizStats> {
+  const sums: Record<string, number> = {};
+  for (const item of await batchGetRawItems(statsItemsOf(scope), true)) {
+    for (const [name, value] of Object.entries(item)) {
+      if (name in EMPTY_QUIZ_STATS && typeof value === 'number') sums[name] = (sums[name] ?? 0) + value;
+    }
+  }
+  return v.parse(QuizStatsSchema, sums);
 }
 
 export type WriteOutcome = 'written' | 'slot_taken' | 'changed' | 'completion_changed';
 
 /**
  * Stores a new attempt: the slot (Put `attribute_not_exists`: the attempt number is taken once), its pointer and
- * answers, the four statistics scopes, the course's `quiz_submissions_count`, and the lesson completion when the
- * attempt passed and completes the lesson, all in one transaction. Answers `slot_taken` when a concurrent
+ * answers, the four statistics scopes (the course-wide two on the shard of the submission's id: no course item is
+ * written per submission), and the lesson completion when the attempt passed and completes the lesson, all in one
+ * transaction. Answers `slot_taken` when a concurrent
  * submission took the number, `completion_changed` when the membership changed since it was read; nothing is
- * written then.
+ * written then. A taken submission id (the id pointer's guard, with the slot free) throws `IdTaken`.
  */
 export async function insertSubmission(
   row: QuizSubmission,
@@ -102,17 +118,19 @@ export async function insertSubmission(
     putAction(storedQuizAttempt(row), { ifAbsent: true }),
     putAction(storedQuizSubmissionPointer(row), { ifAbsent: true }),
     putAction(storedQuizAnswers(row, answers), { ifAbsent: true }),
-    ...statsScopesOf(row).map((key) => counterUpdate(key, statsContribution(row))),
-    counterUpdate(
-      courseStatsKey(row.course_id),
-      new CounterDeltas().add('quiz_submissions_count', 1).addAll(completion?.courseStatsDeltas ?? {}),
-    ),
-    ...(completion ? [completion.membershipUpdate] : []),
+    ...statsScopesOf(row).map((scope) => counterUpdate(statsItemOf(scope, row.id), statsContribution(row))),
+    ...(completion
+      ? [
+          counterUpdate(courseStatsKey(row.course_id), completion.courseStatsDeltas),
+          completion.membershipUpdate,
+        ]
+      : []),
   ];
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
   if (outcome.failed.includes(0)) return 'slot_taken';
   if (completion && outcome.failed.includes(actions.length - 1)) return 'completion_changed';
+  if (outcome.failed.includes(1)) throw new IdTaken(row.id);
   throw new Error('Quiz statistics disagree with the submissions (a decrement below zero was refused)');
 }
 
@@ -138,7 +156,9 @@ export async function writeGrading(
     }),
     putAction(storedQuizSubmissionPointer(after)),
     putAction(storedQuizAnswers(after, answers)),
-    ...(deltas.isEmpty ? [] : statsScopesOf(after).map((key) => counterUpdate(key, deltas))),
+    ...(deltas.isEmpty
+      ? []
+      : statsScopesOf(after).map((scope) => counterUpdate(statsItemOf(scope, after.id), deltas))),
     ...(completion
       ? [
           counterUpdate(courseStatsKey(after.course_id), completion.courseStatsDeltas),
@@ -179,7 +199,7 @@ export interface ResultsPageQuery {
   readonly ascending: boolean;
   readonly page: number;
   readonly perPage: number;
-  /** From the scope's stats item: a page past it reads nothing. */
+  /** From the scope's stats: a page past it reads nothing. */
   readonly total: number;
 }
 

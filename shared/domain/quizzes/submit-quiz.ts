@@ -1,8 +1,13 @@
-import { nextId } from '../../db/sequence.ts';
+import { withFreshId } from '../../db/ids.ts';
 import type { Caller } from '../auth/index.ts';
-import { announceLessonCompletion, planLessonCompletion } from '../courses/index.ts';
+import {
+  announceLessonCompletion,
+  checkEarlierLessons,
+  planLessonCompletion,
+  recordsCourseProgress,
+} from '../courses/index.ts';
 import { nowIso } from '../dates.ts';
-import { findMembership } from '../spaces/index.ts';
+import { findMembership, type MembershipItem } from '../spaces/index.ts';
 import { findUserById } from '../users/index.ts';
 import { type AnswerValue, gradeSubmission } from './quiz-grading.ts';
 import { checkAnswers } from './quiz-answers.ts';
@@ -28,7 +33,10 @@ export interface SubmitQuizInput {
  * `max_attempts_reached` once slots 1..max_attempts are taken.
  *
  * A pass records the lesson as completed in the same transaction (courses domain, once per lesson) and then
- * notifies the student with `lesson_complete`.
+ * notifies the student with `lesson_complete`. A student's submission to a lesson that `sequential_lesson_order`
+ * still locks is refused as the completion route refuses it (400 `lesson_locked`), before anything is stored; the
+ * check is repeated against every membership a completion is planned from, so a concurrent "incomplete" of an
+ * earlier lesson cannot slip under it.
  */
 export async function submitQuiz(caller: Caller, courseId: number, lessonId: number, input: SubmitQuizInput) {
   // One round of reads: the lesson's context, the student's profile (name for the by-name order) and the latest
@@ -39,6 +47,11 @@ export async function submitQuiz(caller: Caller, courseId: number, lessonId: num
     findLatestAttempt(courseId, caller.id, lessonId),
   ]);
   const { quiz } = context;
+  const checkUnlocked = (membership: MembershipItem | undefined) => {
+    if (context.course.settings.sequential_lesson_order === 'yes' && recordsCourseProgress(membership))
+      checkEarlierLessons(context.lessons, context.lesson, membership.completed_lessons);
+  };
+  checkUnlocked(context.membership);
   const checked = checkAnswers(quiz, input.answers, input.time_spent);
   const grade = gradeSubmission(quiz, checked.answers);
   const nextAttempt = (latest: QuizSubmission | undefined): number => {
@@ -48,58 +61,64 @@ export async function submitQuiz(caller: Caller, courseId: number, lessonId: num
       throw maxAttemptsReached(quiz.max_attempts);
     return attemptNumber;
   };
-  let attemptNumber = nextAttempt(firstLatest);
-  const submissionId = await nextId('quiz_submission');
-  const answers: QuizAnswers = {
-    submission_id: submissionId,
-    key_style: checked.keyStyle,
-    answers: checked.answers,
-    grades: grade.grades,
-    feedback: null,
-  };
-
+  const firstAttempt = nextAttempt(firstLatest);
   let membership = context.membership;
-  for (let round = 0; ; round++) {
-    if (round > 0) attemptNumber = nextAttempt(await findLatestAttempt(courseId, caller.id, lessonId));
-    const row: QuizSubmission = {
-      id: submissionId,
-      user_id: caller.id,
-      course_id: courseId,
-      lesson_id: lessonId,
-      attempt_number: attemptNumber,
-      score: grade.score,
-      points_earned: grade.points_earned,
-      points_possible: grade.points_possible,
-      total_questions: grade.total_questions,
-      correct_answers: grade.correct_answers,
-      passed: grade.passed,
-      passing_score: quiz.passing_score,
-      time_spent: input.time_spent,
-      status: grade.status,
-      submitted_at: nowIso(),
-      graded_at: null,
-      graded_by: null,
-      sort_name: student?.display_name ?? caller.username,
-      revision: 0,
+  // A drawn submission id that is already taken (the id pointer's guard) draws another; a taken attempt slot or
+  // a changed membership is answered inside, as before.
+  return withFreshId(async (submissionId) => {
+    let attemptNumber = firstAttempt;
+    const answers: QuizAnswers = {
+      submission_id: submissionId,
+      key_style: checked.keyStyle,
+      answers: checked.answers,
+      grades: grade.grades,
+      feedback: null,
     };
-    const completion = grade.passed ? planLessonCompletion(membership, lessonId, context.lessons) : undefined;
-    const outcome = await insertSubmission(row, answers, completion);
-    if (outcome === 'completion_changed') {
-      membership = await findMembership(courseId, caller.id, { consistent: true });
-      continue;
-    }
-    if (outcome !== 'written') continue; // the slot was taken meanwhile: re-read the latest attempt
+    for (let round = 0; ; round++) {
+      if (round > 0) attemptNumber = nextAttempt(await findLatestAttempt(courseId, caller.id, lessonId));
+      const row: QuizSubmission = {
+        id: submissionId,
+        user_id: caller.id,
+        course_id: courseId,
+        lesson_id: lessonId,
+        attempt_number: attemptNumber,
+        score: grade.score,
+        points_earned: grade.points_earned,
+        points_possible: grade.points_possible,
+        total_questions: grade.total_questions,
+        correct_answers: grade.correct_answers,
+        passed: grade.passed,
+        passing_score: quiz.passing_score,
+        time_spent: input.time_spent,
+        status: grade.status,
+        submitted_at: nowIso(),
+        graded_at: null,
+        graded_by: null,
+        sort_name: student?.display_name ?? caller.username,
+        revision: 0,
+      };
+      const completion = grade.passed
+        ? planLessonCompletion(membership, lessonId, context.lessons)
+        : undefined;
+      const outcome = await insertSubmission(row, answers, completion);
+      if (outcome === 'completion_changed') {
+        membership = await findMembership(courseId, caller.id, { consistent: true });
+        checkUnlocked(membership);
+        continue;
+      }
+      if (outcome !== 'written') continue; // the slot was taken meanwhile: re-read the latest attempt
 
-    if (completion) {
-      await announceLessonCompletion({
-        userId: caller.id,
-        courseId,
-        lessonId,
-        lessonTitle: context.lesson.title,
-      });
+      if (completion) {
+        await announceLessonCompletion({
+          userId: caller.id,
+          courseId,
+          lessonId,
+          lessonTitle: context.lesson.title,
+        });
+      }
+      return checked.keyStyle === 'slug'
+        ? toSubmitResultBySlug(quiz, row, answers)
+        : toSubmitResultById(quiz, row, answers, nextLessonUnlocked(context, row.passed));
     }
-    return checked.keyStyle === 'slug'
-      ? toSubmitResultBySlug(quiz, row, answers)
-      : toSubmitResultById(quiz, row, answers, nextLessonUnlocked(context, row.passed));
-  }
+  });
 }

@@ -1,7 +1,17 @@
 import * as v from 'valibot';
 import type { SettingsGroup } from '../../db/keys/settings.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { GENERAL_SETTING_SCHEMAS, PRIVACY_SETTING_SCHEMAS } from './settings-schemas.ts';
+import {
+  FEATURE_SETTING_SCHEMAS,
+  GENERAL_SETTING_SCHEMAS,
+  PRIVACY_SETTING_SCHEMAS,
+} from './settings-schemas.ts';
+
+/** The groups an operator addresses with a `<prefix>.` before the key; a bare key is a general setting. */
+const PREFIXED_GROUPS = [
+  ['privacy', PRIVACY_SETTING_SCHEMAS],
+  ['features', FEATURE_SETTING_SCHEMAS],
+] as const;
 
 export interface ResolvedSetting {
   readonly group: SettingsGroup;
@@ -14,22 +24,23 @@ const invalid = (message: string) => new AppError('invalid_setting', 400, messag
 
 /**
  * Resolves an operator's `KEY VALUE` (both strings from a command line): `privacy.<key>` addresses the privacy
- * group, a bare key the general group. The value is typed by the key: the raw string when the key takes a
+ * group, `features.<key>` the features group (`features.content_moderation yes`), a bare key the general group. The value is typed by the key: the raw string when the key takes a
  * string (so `site_title 123` stays text and `yes` stays `yes`), otherwise the JSON it parses to.
  */
 export function resolveOperatorSetting(key: string, rawValue: string): ResolvedSetting {
   const nested = resolveNestedGeneralSetting(key, rawValue);
   if (nested) return nested;
-  const [group, name, schemas] = key.startsWith('privacy.')
-    ? (['privacy', key.slice('privacy.'.length), PRIVACY_SETTING_SCHEMAS] as const)
-    : (['general', key, GENERAL_SETTING_SCHEMAS] as const);
+  const prefixed = PREFIXED_GROUPS.find(([prefix]) => key.startsWith(`${prefix}.`));
+  const [group, name, schemas]: readonly [SettingsGroup, string, object] = prefixed
+    ? [prefixed[0], key.slice(prefixed[0].length + 1), prefixed[1]]
+    : ['general', key, GENERAL_SETTING_SCHEMAS];
   const schema = Object.hasOwn(schemas, name)
     ? (schemas as Record<string, v.GenericSchema>)[name]
     : undefined;
   if (!schema) {
     const known = [
       ...Object.keys(GENERAL_SETTING_SCHEMAS),
-      ...Object.keys(PRIVACY_SETTING_SCHEMAS).map((k) => `privacy.${k}`),
+      ...PREFIXED_GROUPS.flatMap(([prefix, keys]) => Object.keys(keys).map((k) => `${prefix}.${k}`)),
     ];
     throw invalid(`Unknown setting "${key}". Known settings: ${known.join(', ')}.`);
   }
@@ -47,7 +58,12 @@ export function resolveOperatorSetting(key: string, rawValue: string): ResolvedS
  */
 function resolveNestedGeneralSetting(key: string, rawValue: string): ResolvedSetting | undefined {
   const [parent, field, ...rest] = key.split('.');
-  if (parent === undefined || field === undefined || rest.length > 0 || parent === 'privacy')
+  if (
+    parent === undefined ||
+    field === undefined ||
+    rest.length > 0 ||
+    PREFIXED_GROUPS.some(([prefix]) => prefix === parent)
+  )
     return undefined;
   if (!Object.hasOwn(GENERAL_SETTING_SCHEMAS, parent)) return undefined;
   const schema = (GENERAL_SETTING_SCHEMAS as Record<string, v.GenericSchema>)[parent]!;

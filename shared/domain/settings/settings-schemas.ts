@@ -38,6 +38,14 @@ export const PRIVACY_SETTING_SCHEMAS = {
   user_space_visibility: v.picklist(['everybody', 'logged_in', 'admin_only']),
 } as const;
 
+/**
+ * The `features` group: switches no route sets, only the operator (`settings:set features.<key>`).
+ * `content_moderation`: lesson comments of people who cannot moderate wait as `pending` (courses domain).
+ */
+export const FEATURE_SETTING_SCHEMAS = {
+  content_moderation: v.picklist(['yes', 'no']),
+} as const;
+
 export type GeneralSettingKey = keyof typeof GENERAL_SETTING_SCHEMAS;
 /** The general group as readers see it: every key, typed. */
 export const GeneralSettingsSchema = v.object(GENERAL_SETTING_SCHEMAS);

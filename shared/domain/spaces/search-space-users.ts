@@ -32,7 +32,7 @@ const matches = (user: UserItem, prefix: string): boolean =>
   [user.display_name, user.username, user.email].some((value) => value.toLowerCase().startsWith(prefix));
 
 /**
- * `GET /spaces/users/search`: host users who are not members of the space (no membership in any status), whose
+ * `GET /spaces/users/search`: active host users who are not members of the space (no membership in any status), whose
  * display name, login or e-mail starts with `search` (case-insensitive), at most 100, in the order of the matched
  * value. Served by the user search index page by page; each page's distinct users are checked against the space
  * with one BatchGetItem of their membership items (never the space's member list), and read with one more (the
@@ -43,20 +43,26 @@ const matches = (user: UserItem, prefix: string): boolean =>
  */
 export async function searchSpaceUsers(
   caller: Caller,
-  query: { space_id: number; search?: string | undefined },
+  query: { space_id: number; search?: string | undefined; page?: number; per_page?: number },
 ): Promise<SpaceUserSearch> {
-  const { space, membership } = await findSpaceWithMembership(query.space_id, caller.id);
+  const prefix = query.search?.trim().toLowerCase() || undefined;
+  // The space check and the first index page are independent: one round for both (a refused caller costs a page).
+  const pages = userIdsByNamePrefix(prefix, ENTRIES_PER_PAGE)[Symbol.asyncIterator]();
+  const [{ space, membership }, first] = await Promise.all([
+    findSpaceWithMembership(query.space_id, caller.id),
+    pages.next(),
+  ]);
   if (!canAddMember(caller, membership)) {
     throw forbidden('Sorry, you are not allowed to add members to this space.');
   }
   if (!space) throw notFound('not_found', 'No space has this id.');
 
-  const prefix = query.search?.trim().toLowerCase() || undefined;
   const showEmail = isCommunityModerator(caller) && hasListUsers(caller);
   const seen = new Set<number>();
   const found: SpaceUserCandidate[] = [];
   let entriesRead = 0;
-  for await (const userIds of userIdsByNamePrefix(prefix, ENTRIES_PER_PAGE)) {
+  for (let page = first; !page.done; page = await pages.next()) {
+    const userIds = page.value;
     entriesRead += userIds.length;
     // A user matching on several fields has several entries, on one page or across pages: keep the first.
     const fresh: number[] = [];
@@ -65,12 +71,16 @@ export async function searchSpaceUsers(
       seen.add(id);
       fresh.push(id);
     }
-    const memberships = await findMembershipsOfUsers(space.id, fresh);
+    // Memberships and user items in one round: members' items are read for nothing, in exchange for a round.
+    const [memberships, users] = await Promise.all([
+      findMembershipsOfUsers(space.id, fresh),
+      fresh.length > 0 ? findUsersByIds(fresh) : new Map<number, UserItem>(),
+    ]);
     const outsiders = fresh.filter((id) => !memberships.has(id));
-    const users = outsiders.length > 0 ? await findUsersByIds(outsiders) : new Map<number, UserItem>();
     for (const id of outsiders) {
       const user = users.get(id);
-      if (!user || (prefix !== undefined && !matches(user, prefix))) continue;
+      // A suspended or banned account is no candidate (nobody can act with it); the user item decides.
+      if (user?.status !== 'active' || (prefix !== undefined && !matches(user, prefix))) continue;
       found.push({
         ID: user.id,
         display_name: user.display_name,
@@ -79,7 +89,14 @@ export async function searchSpaceUsers(
       });
       if (found.length === SPACE_USER_SEARCH_LIMIT) break;
     }
-    if (found.length === SPACE_USER_SEARCH_LIMIT || entriesRead >= SPACE_USER_SEARCH_MAX_ENTRIES) break;
+    if (found.length === SPACE_USER_SEARCH_LIMIT || entriesRead >= SPACE_USER_SEARCH_MAX_ENTRIES) {
+      await pages.return?.(undefined);
+      break;
+    }
   }
-  return { items: found, total: found.length, page: 1, perPage: SPACE_USER_SEARCH_LIMIT };
+  // The candidates are at most 100 whatever the page, so `total` is exact and a page is a slice of them.
+  const page = query.page ?? 1;
+  const perPage = query.per_page ?? SPACE_USER_SEARCH_LIMIT;
+  const items = found.slice((page - 1) * perPage, page * perPage);
+  return { items, total: found.length, page, perPage };
 }

@@ -131,10 +131,12 @@ export const MembershipItemSchema = v.object({
 });
 export type MembershipItem = v.InferOutput<typeof MembershipItemSchema>;
 
-/** Aggregates of a space; courses add the CourseStats counters on the same item. */
+/**
+ * Aggregates of a space; courses add the CourseStats counters on the same item. Its `posts_count` is a sharded
+ * aggregate of its own (`spacePostCounts`), moved by the feed writes.
+ */
 export interface SpaceStats {
   members_count: number;
-  posts_count: number;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { nextId } from '../../db/sequence.ts';
+import { withFreshId } from '../../db/ids.ts';
 import { forbidden } from '../../errors/app-error.ts';
 import { type Caller, isAdministrator } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
@@ -42,26 +42,26 @@ export async function createTopic(caller: Caller, input: CreateTopicInput) {
   if (parentId !== null && !(await findTopicById(parentId))) throw invalidParent('unknown_parent');
 
   const serial = input.serial ?? (await findLargestTopicSerial()) + 1;
-  const id = await nextId('topic');
   const now = nowIso();
-  const topic = (slug: string): TopicItem => ({
-    id,
-    title: input.title,
-    title_lc: input.title.toLowerCase(),
-    slug,
-    description: input.description,
-    color: input.color,
-    icon: input.icon,
-    parent_id: parentId,
-    status: input.status,
-    serial,
-    posts_count: 0,
-    created_at: now,
-    updated_at: now,
+  // A drawn id that is already taken (the topic item's own guard) draws another; a taken slug does not.
+  const created = await withFreshId((id) => {
+    const topic = (slug: string): TopicItem => ({
+      id,
+      title: input.title,
+      title_lc: input.title.toLowerCase(),
+      slug,
+      description: input.description,
+      color: input.color,
+      icon: input.icon,
+      parent_id: parentId,
+      status: input.status,
+      serial,
+      posts_count: 0,
+      created_at: now,
+      updated_at: now,
+    });
+    return sentSlug === undefined ? insertWithGeneratedSlug(topic) : insert(topic(sentSlug));
   });
-
-  const created =
-    sentSlug === undefined ? await insertWithGeneratedSlug(topic) : await insert(topic(sentSlug));
   if (!created) throw duplicateSlug(sentSlug ?? '');
   return { ...toTopicResponse(created), message: 'Topic has been created successfully.' };
 }

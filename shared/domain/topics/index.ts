@@ -1,10 +1,12 @@
 /** The topics domain's public surface: what other domains may use (README, import rules). */
 export { isValidSlug, slugify } from './slug.ts';
 export * from './topic-item.ts';
+export { storedTopicSearchEntries } from './topic-search-entries.ts';
 export { checkPostTopics, type PostTopicContext } from './check-post-topics.ts';
 export {
   findLargestTopicSerial,
   findTopicsByIds,
-  topicPostsCountAction,
+  topicPostCountKeyOf,
+  topicPostsCountActions,
 } from './topic-repository.ts';
 export { DEFAULT_TOPICS_CONFIG, getTopicsConfig, type TopicsConfig } from './topics-config.ts';

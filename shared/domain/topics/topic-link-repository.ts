@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { postKey, postTopicKey, topicPosts, topicUnlistedPosts } from '../../db/keys/feeds.ts';
 import type { Partition } from '../../db/partition.ts';
-import { queryAll, queryItems } from '../../db/reads.ts';
+import { topicDetachKey } from '../../db/keys/topics.ts';
+import { getItem, queryAll, queryItems } from '../../db/reads.ts';
 import {
   deleteAction,
   MAX_TRANSACTION_ACTIONS,
@@ -9,94 +10,74 @@ import {
   transactWriteIfConditionsHold,
   updateAction,
 } from '../../db/transact.ts';
-import { topicPostsCountAction } from './topic-repository.ts';
 
 /**
- * The feed ↔ topic links of one topic, as a topic delete sees them (ACCESS_PATTERNS.md, "Topics", DELETE). A link
- * is listed under the topic's published feeds (`topicPosts`) or its other feeds (`topicUnlistedPosts`); detaching
- * deletes the link and removes the id from the post's `topic_ids` number set (`DELETE`, no read of the post).
+ * The feed ↔ topic links of a deleted topic, as the `topics` worker detaches them (ACCESS_PATTERNS.md, "Topics",
+ * DELETE). A link is listed under the topic's published feeds (`topicPosts`) or its other feeds
+ * (`topicUnlistedPosts`); detaching deletes the link and removes the id from the post's `topic_ids` number set
+ * (`DELETE`, no read of the post). The topic no longer exists, so no `posts_count` moves: its count went with it.
  */
 
 const LinkSchema = v.object({ post_id: v.pipe(v.number(), v.integer()) });
 
-/** Links per transaction: two actions each, plus the topic's `posts_count`. */
-const LINKS_PER_BATCH = Math.floor((MAX_TRANSACTION_ACTIONS - 1) / 2);
+/** Links per transaction: two actions each. */
+const LINKS_PER_BATCH = Math.floor(MAX_TRANSACTION_ACTIONS / 2);
 
-interface LinkList {
-  readonly partition: Partition;
-  /** Links of published feeds: each counts in the topic's `posts_count`. */
-  readonly published: boolean;
-}
-
-const linkLists = (topicId: number): LinkList[] => [
-  { partition: topicPosts(topicId), published: true },
-  { partition: topicUnlistedPosts(topicId), published: false },
-];
+const linkLists = (topicId: number): Partition[] => [topicPosts(topicId), topicUnlistedPosts(topicId)];
 
 /** Whether any link of the topic is listed (one Query of at most one key per list). */
 export async function hasTopicLinks(topicId: number): Promise<boolean> {
-  for (const { partition } of linkLists(topicId)) {
+  for (const partition of linkLists(topicId)) {
     if ((await queryItems(partition, LinkSchema, { limit: 1 })).length > 0) return true;
   }
   return false;
 }
 
 /**
- * Detaches the topic from every feed its link lists name, page by page (≤ 49 links per transaction). With
- * `countPosts` (the topic still exists), each published link removed also takes one off the topic's
- * `posts_count` in the same transaction, so the count stays exact if the delete stops half-way. Answers how many
- * links were removed. A link is removed only if it is still in the list it was read from: one that moved (its
- * feed was published or unpublished meanwhile) is left for the next sweep of the other list.
+ * Detaches the deleted topic from the feeds its link lists name, page by page (≤ 50 links per transaction), until
+ * `budget` links were handled. Answers how many links were removed and whether the budget ran out first (links
+ * may remain). A link is removed only if it is still in the list it was read from: one that moved (its feed was
+ * published or unpublished meanwhile) is left for the next pass over the other list.
  */
-export async function detachTopicFromFeeds(topicId: number, countPosts: boolean): Promise<number> {
+export async function detachTopicFromFeeds(
+  topicId: number,
+  budget: number,
+): Promise<{ removed: number; more: boolean }> {
   let removed = 0;
+  let handled = 0;
   for (const list of linkLists(topicId)) {
-    for await (const links of queryAll(list.partition, LinkSchema, { pageSize: LINKS_PER_BATCH })) {
+    for await (const links of queryAll(list, LinkSchema, { pageSize: LINKS_PER_BATCH })) {
+      if (handled >= budget) return { removed, more: true };
+      handled += links.length;
       removed += await detachBatch(
         topicId,
         list,
         links.map((link) => link.post_id),
-        countPosts,
       );
     }
   }
-  return removed;
+  return { removed, more: false };
 }
 
-async function detachBatch(
-  topicId: number,
-  list: LinkList,
-  postIds: readonly number[],
-  countPosts: boolean,
-): Promise<number> {
-  const counted = countPosts && list.published;
-  const actions = postIds.flatMap((postId) => linkRemoval(topicId, postId, list.partition));
-  if (counted) actions.push(topicPostsCountAction(topicId, -postIds.length));
+async function detachBatch(topicId: number, list: Partition, postIds: readonly number[]): Promise<number> {
+  const actions = postIds.flatMap((postId) => linkRemoval(topicId, postId, list));
   if ((await transactWriteIfConditionsHold(actions)).written) return postIds.length;
-  // Something changed under the batch (a feed deleted or re-published, the topic deleted): one link at a time.
+  // Something changed under the batch (a feed deleted, published or unpublished): one link at a time.
   let removed = 0;
   for (const postId of postIds) {
-    if (await detachOne(topicId, postId, list, counted)) removed++;
+    if (await detachOne(topicId, postId, list)) removed++;
   }
   return removed;
 }
 
-async function detachOne(
-  topicId: number,
-  postId: number,
-  list: LinkList,
-  counted: boolean,
-): Promise<boolean> {
-  const [link, post] = linkRemoval(topicId, postId, list.partition) as [TransactAction, TransactAction];
-  const withCount = counted ? [topicPostsCountAction(topicId, -1)] : [];
-  const outcome = await transactWriteIfConditionsHold([link, post, ...withCount]);
+async function detachOne(topicId: number, postId: number, list: Partition): Promise<boolean> {
+  const [link, post] = linkRemoval(topicId, postId, list) as [TransactAction, TransactAction];
+  const outcome = await transactWriteIfConditionsHold([link, post]);
   if (outcome.written) return true;
   // The link is gone or moved to the other list: nothing to do here.
   if (outcome.failed.includes(0)) return false;
-  // The topic is gone (deleted concurrently): there is no count left to keep.
-  if (outcome.failed.includes(2)) return detachOne(topicId, postId, list, false);
   // The post is gone but its link is not (a feed delete that did not remove it): drop the link alone.
-  return (await transactWriteIfConditionsHold([link, ...withCount])).written;
+  return (await transactWriteIfConditionsHold([link])).written;
 }
 
 /** Delete the link (while it is still in `list`) and take the topic out of the post's `topic_ids` set. */
@@ -113,4 +94,16 @@ function linkRemoval(topicId: number, postId: number, list: Partition): Transact
       ExpressionAttributeValues: { ':topic': new Set([topicId]) },
     }),
   ];
+}
+
+const MarkerSchema = v.object({ topic_id: v.pipe(v.number(), v.integer()) });
+
+/** Whether a deleted topic is still being detached (its marker, put by the delete, is there). */
+export async function isTopicDetachPending(topicId: number): Promise<boolean> {
+  return (await getItem(topicDetachKey(topicId), MarkerSchema, { consistent: true })) !== undefined;
+}
+
+/** Ends a detach: its marker goes once a pass over the topic's link lists found nothing. */
+export async function removeTopicDetachMarker(topicId: number): Promise<void> {
+  await transactWriteIfConditionsHold([deleteAction(topicDetachKey(topicId))]);
 }

@@ -4,6 +4,7 @@ import { db, tableName } from '../../db/client.ts';
 import {
   allTopics,
   topicKey,
+  topicPostCounts,
   topicSlugGuardKey,
   topicStatsKey,
   topicsUnderParent,
@@ -12,7 +13,9 @@ import {
 import { keyCondition, type Partition } from '../../db/partition.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
 import { batchGetItems, getItem, parseItem, queryAll, queryItems } from '../../db/reads.ts';
-import { type TransactAction, updateAction } from '../../db/transact.ts';
+import { counterUpdate } from '../../db/counters.ts';
+import { readShardedTotals, shardKey, shardKeys, shardOf } from '../../db/sharded-counters.ts';
+import { conditionCheckAction, type TransactAction } from '../../db/transact.ts';
 import {
   type TopicItem,
   TopicItemSchema,
@@ -165,15 +168,65 @@ export async function findChildTopics(topicId: number): Promise<TopicItem[]> {
 }
 
 /**
- * Moves a topic's `posts_count` (published feeds carrying it) in the caller's transaction. The topic must still
- * exist: a feed write racing a topic delete is cancelled rather than resurrecting the topic as a bare counter.
- * A decrement never takes the count below zero.
+ * The actions that move a topic's `posts_count` (published feeds carrying it) in the caller's transaction, by
+ * `delta` per feed of `postIds` (each feed on its own shard). The topic item is never written (it carries the topic
+ * lists' index entries): an increment checks that the topic still exists (a ConditionCheck, first), so a feed write
+ * racing a topic delete is cancelled rather than counting under a deleted topic; a decrement never takes a shard
+ * below zero, and a shard exists only while its topic does (the topic's delete removes them), so a decrement for
+ * a deleted topic is cancelled too.
  */
-export function topicPostsCountAction(topicId: number, delta: number): TransactAction {
-  return updateAction(topicKey(topicId), {
-    UpdateExpression: 'ADD posts_count :delta',
-    ConditionExpression:
-      delta < 0 ? 'attribute_exists(pk) AND posts_count >= :floor' : 'attribute_exists(pk)',
-    ExpressionAttributeValues: { ':delta': delta, ...(delta < 0 ? { ':floor': -delta } : {}) },
-  });
+export function topicPostsCountActions(
+  topicId: number,
+  delta: 1 | -1,
+  postIds: readonly number[],
+): TransactAction[] {
+  const aggregate = topicPostCounts(topicId);
+  const perShard = new Map<number, number>();
+  for (const postId of postIds) {
+    const shard = shardOf(aggregate, postId);
+    perShard.set(shard, (perShard.get(shard) ?? 0) + delta);
+  }
+  const updates = [...perShard].map(([shard, amount]) =>
+    counterUpdate(
+      shardKey(aggregate, shard),
+      { posts_count: amount },
+      {
+        setOnCreate: { entity: 'topic_post_count', topic_id: topicId },
+      },
+    ),
+  );
+  if (delta < 0) return updates;
+  return [
+    conditionCheckAction(topicKey(topicId), { ConditionExpression: 'attribute_exists(pk)' }),
+    ...updates,
+  ];
+}
+
+/** The keys of a topic's `posts_count` shards (removed with the topic). */
+export const topicPostCountKeys = (topicId: number) => shardKeys(topicPostCounts(topicId));
+
+/** The shard of `topicPostCounts(topicId)` that one feed moves, for writers that create it whole (import). */
+export const topicPostCountKeyOf = (topicId: number, postId: number) => {
+  const aggregate = topicPostCounts(topicId);
+  return shardKey(aggregate, shardOf(aggregate, postId));
+};
+
+/**
+ * The topics with their `posts_count` summed over its shards (consistent, so a count reflects every feed write
+ * completed before the read): one round of BatchGetItems, at most 100 shard keys each, sent in parallel.
+ */
+export async function withPostCounts(topics: readonly TopicItem[]): Promise<TopicItem[]> {
+  const groups: TopicItem[][] = [];
+  for (let start = 0; start < topics.length; start += 25) groups.push(topics.slice(start, start + 25));
+  const totals = (
+    await Promise.all(
+      groups.map((group) =>
+        readShardedTotals(
+          group.map((topic) => topicPostCounts(topic.id)),
+          { consistent: true },
+        ),
+      ),
+    )
+  ).flat();
+  return topics.map((topic, index) => ({ ...topic, posts_count: totals[index]?.posts_count ?? 0 }));
 }

@@ -1,6 +1,14 @@
 import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
-import { topicKey, topicSlugGuardKey, topicStatsKey, topicsUnderParent } from '../../db/keys/topics.ts';
+import { IdTaken } from '../../db/ids.ts';
+import {
+  topicDetachKey,
+  topicKey,
+  topicSlugGuardKey,
+  topicStatsKey,
+  topicsUnderParent,
+} from '../../db/keys/topics.ts';
 import { orderSort } from '../../db/keys/sort.ts';
+import { topicPostCountKeys } from './topic-repository.ts';
 import { indexEntry } from '../../db/partition.ts';
 import {
   conditionCheckAction,
@@ -18,10 +26,12 @@ import {
   topicCountName,
   topicStatsDeltas,
 } from './topic-item.ts';
+import { searchEntryActions } from './topic-search-entries.ts';
 
 /**
- * Topic writes (ACCESS_PATTERNS.md, "Topics"). Each is one TransactWriteItems holding the topic, its slug guard
- * and the stats counters it moves, so the counts behind `pagination.total` can never disagree with the topics.
+ * Topic writes (ACCESS_PATTERNS.md, "Topics"). Each is one TransactWriteItems holding the topic, its slug guard,
+ * the stats counters it moves and its title search entries (topic-search-entries.ts, appended last so the outcome
+ * indexes below stay put), so neither `pagination.total` nor a search can disagree with the topics.
  * Every change of an existing topic is conditioned on the `updated_at` it read (optimistic concurrency): a
  * write based on a stale read is refused and the use case re-reads. Outcomes name what refused the write.
  */
@@ -59,19 +69,9 @@ function statsUpdate(
   });
 }
 
-/**
- * `SET` of every mutable field and index entry of the new state, conditioned on the state read. `posts_count`
- * is never written here: feed writes move it concurrently with `ADD`.
- */
+/** `SET` of every mutable field and index entry of the new state, conditioned on the state read. */
 function topicUpdate(before: TopicItem, after: TopicItem): TransactAction {
-  const {
-    pk: _pk,
-    sk: _sk,
-    id: _id,
-    posts_count: _count,
-    created_at: _created,
-    ...fields
-  } = storedTopic(after);
+  const { pk: _pk, sk: _sk, id: _id, created_at: _created, ...fields } = storedTopic(after);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':seen': before.updated_at };
   const sets = Object.entries(fields).map(([name, value], index) => {
@@ -92,7 +92,8 @@ export type InsertTopicOutcome = 'written' | 'slug_taken' | 'parent_missing';
 
 /**
  * Creates a topic: the topic, its slug guard (`attribute_not_exists`: the slug's uniqueness, also under
- * concurrent creates), the stats counters, and a check that the parent still exists.
+ * concurrent creates), the stats counters, and a check that the parent still exists. A taken id (the topic
+ * item's own guard, and no other condition) throws `IdTaken`.
  */
 export async function insertTopic(topic: TopicItem): Promise<InsertTopicOutcome> {
   const actions = [
@@ -101,10 +102,12 @@ export async function insertTopic(topic: TopicItem): Promise<InsertTopicOutcome>
     statsUpdate(statsDeltas(undefined, topic)),
     ...(topic.parent_id === null ? [] : [existing(topicKey(topic.parent_id))]),
   ];
+  actions.push(...searchEntryActions(undefined, topic));
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
-  if (outcome.failed.includes(3)) return 'parent_missing';
+  if (topic.parent_id !== null && outcome.failed.includes(3)) return 'parent_missing';
   if (outcome.failed.includes(1)) return 'slug_taken';
+  if (outcome.failed.includes(0)) throw new IdTaken(topic.id);
   throw new Error(`Topic ${topic.id} could not be created (conditions ${outcome.failed.join(', ')} failed)`);
 }
 
@@ -144,6 +147,7 @@ export async function saveTopic(
         ),
       ) - 1;
   }
+  actions.push(...searchEntryActions(before, after));
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
   if (outcome.failed.includes(0) || outcome.failed.includes(statsIndex)) return 'changed';
@@ -199,17 +203,19 @@ export async function moveChildTopic(
     }),
     statsUpdate(statsDeltas(child, { ...child, parent_id: newParentId })),
     ...(newParentId === null ? [] : [existing(topicKey(newParentId))]),
+    ...searchEntryActions(child, { ...child, parent_id: newParentId }),
   ];
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
-  if (outcome.failed.includes(2)) return 'parent_missing';
+  if (newParentId !== null && outcome.failed.includes(2)) return 'parent_missing';
   return 'changed';
 }
 
 /**
- * Deletes a topic as read: the topic (conditioned on its `updated_at`), its slug guard and its counters, on the
- * condition that it has no children left (its `parent:<id>` counter is 0), so a child created concurrently is
- * never orphaned. `has_children_or_changed`: adopt the children and re-read, then retry.
+ * Deletes a topic as read: the topic (conditioned on its `updated_at`), its slug guard, its counters and search
+ * entries, on the condition that it has no children left (its `parent:<id>` counter is 0), so a child created
+ * concurrently is never orphaned; and puts its detach marker (`topicDetachKey`), which stays until the `topics`
+ * worker has detached it from every feed. `has_children_or_changed`: adopt the children and re-read, then retry.
  */
 export async function removeTopic(topic: TopicItem): Promise<'written' | 'has_children_or_changed'> {
   const children = topicCountName({ parentId: topic.id });
@@ -224,6 +230,10 @@ export async function removeTopic(topic: TopicItem): Promise<'written' | 'has_ch
       names: { '#children': children },
       values: { ':none': 0 },
     }),
+    // Its posts_count shards go with it (a feed write counting under it is cancelled from here on).
+    ...topicPostCountKeys(topic.id).map((key) => deleteAction(key)),
+    putAction({ ...topicDetachKey(topic.id), entity: 'topic_detach', topic_id: topic.id }),
+    ...searchEntryActions(topic, undefined),
   ];
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';

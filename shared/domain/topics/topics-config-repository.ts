@@ -1,33 +1,13 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../db/client.ts';
-import { settingsKey } from '../../db/keys/settings.ts';
+import { getSettings, putSettings } from '../settings/index.ts';
 import { parseTopicsConfig, type TopicsConfig } from './topics-config.ts';
 
 /**
- * Sets the given configuration fields (one UpdateItem on the `topics_config` settings group, `ALL_NEW`): fields
+ * Sets the given configuration fields on the `topics_config` settings group (every copy, one transaction): fields
  * not given keep their stored value or default, and concurrent changes of other fields are not lost. Answers the
- * configuration now in force.
+ * configuration now in force (read back, strongly consistent).
  */
 export async function saveTopicsConfig(change: Partial<TopicsConfig>): Promise<TopicsConfig> {
-  const names: Record<string, string> = { '#entity': 'entity' };
-  const values: Record<string, unknown> = { ':entity': 'settings' };
-  const sets = ['#entity = :entity'];
-  Object.entries(change).forEach(([name, value], index) => {
-    if (value === undefined) return;
-    names[`#k${index}`] = name;
-    values[`:v${index}`] = value;
-    sets.push(`#k${index} = :v${index}`);
-  });
-  const result = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: settingsKey('topics_config'),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  const { pk: _pk, sk: _sk, entity: _entity, ...stored } = result.Attributes ?? {};
-  return parseTopicsConfig(stored);
+  const given = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+  await putSettings('topics_config', given);
+  return parseTopicsConfig(await getSettings('topics_config'));
 }

@@ -1,5 +1,5 @@
 import { passwordPepper } from '../../config/pepper.ts';
-import { nextId } from '../../db/sequence.ts';
+import { withFreshId } from '../../db/ids.ts';
 import { AppError } from '../../errors/app-error.ts';
 import {
   type CommunityRole,
@@ -88,7 +88,10 @@ export function buildUserItem(id: number, input: NewUser, username: string, emai
 export async function createUser(input: NewUser): Promise<CreatedUser> {
   const { username, email, appPassword } = validateNewUser(input);
   const pepper = await passwordPepper();
-  const id = await nextId('user');
-  await insertUser(buildUserItem(id, input, username, email), hashSecret(appPassword, pepper));
+  const hash = hashSecret(appPassword, pepper);
+  const id = await withFreshId(async (id) => {
+    await insertUser(buildUserItem(id, input, username, email), hash);
+    return id;
+  });
   return { id, username, app_password: formatAppPassword(appPassword) };
 }

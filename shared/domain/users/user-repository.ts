@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
+import { IdTaken } from '../../db/ids.ts';
 import {
   appPasswordKey,
   emailGuardKey,
@@ -108,7 +109,10 @@ export async function findGuardHolders(
   return { byUsername, byEmail };
 }
 
-/** Creates one user atomically; a taken login or e-mail is a 409 naming which. */
+/**
+ * Creates one user atomically; a taken login or e-mail is a 409 naming which; a taken id (the user item's own
+ * guard, action 0, and nothing else) is `IdTaken`, for the caller to draw another.
+ */
 export async function insertUser(user: UserItem, appPasswordHash?: string): Promise<void> {
   const outcome = await transactWriteIfConditionsHold(userCreationActions(user, appPasswordHash));
   if (outcome.written) return;
@@ -117,7 +121,8 @@ export async function insertUser(user: UserItem, appPasswordHash?: string): Prom
   if (outcome.failed.includes(2)) {
     throw new AppError('existing_user_email', 409, 'Sorry, that email address is already used!');
   }
-  throw new Error(`User ${user.id} already exists`);
+  if (outcome.failed.includes(0)) throw new IdTaken(user.id);
+  throw new Error(`User ${user.id} could not be created (conditions ${outcome.failed.join(', ')} failed)`);
 }
 
 export async function addAppPassword(userId: number, hash: string, name = 'default'): Promise<void> {

@@ -28,7 +28,8 @@ import { type JsonObject, toSchema } from './schema.ts';
  * - authenticated routes: 401 `rest_not_logged_in` / `invalid_credentials`, 403 `rest_forbidden` (inactive account),
  *   503 `service_unavailable` (the authorizer could not read its stores);
  * - routes with path, query or body inputs: 400 `rest_missing_callback_param` / `rest_invalid_param`, plus
- *   `rest_invalid_json` and 415 `rest_unsupported_media_type` when the body is JSON;
+ *   `rest_invalid_json` and 415 `rest_unsupported_media_type` when the body is JSON; a route other than GET that
+ *   takes no body refuses one that is sent: 400 `rest_invalid_param` / `rest_invalid_json`, 415;
  * - every route: 500 `internal_error`; and the statuses the gateway may answer by itself (413, 429 with
  *   `Retry-After`, 500, 503), whose `GatewayError` bodies are documented apart (gateway-answers.ts), so every
  *   operation's error bodies carry a readable `code`.
@@ -143,6 +144,8 @@ function describeOperation(
   const authenticated = route.access !== 'public';
   // Multipart operations take their fields as JSON too (see request.ts), so JSON's refusals apply to them as well.
   const jsonBody = operation.body !== undefined;
+  // A route without a body still judges one sent to it, except GET (shared/http/body-parsers.ts `noBodyParser`).
+  const judgesBody = route.method !== 'GET';
   const hasInputs =
     operation.params !== undefined || operation.query !== undefined || operation.body !== undefined;
 
@@ -187,14 +190,26 @@ function describeOperation(
       'rest_invalid_param',
       'A parameter is invalid; `data.params` maps each name (dotted for nested fields) to a message.',
     );
-    if (jsonBody) {
-      addError(400, 'rest_invalid_json', 'The body is not valid JSON.');
-      addError(
-        415,
-        'rest_unsupported_media_type',
-        'A body was sent with another `Content-Type` than `application/json`.',
-      );
-    }
+  }
+  if (jsonBody) {
+    addError(400, 'rest_invalid_json', 'The body is not valid JSON.');
+    addError(
+      415,
+      'rest_unsupported_media_type',
+      'A body was sent with another `Content-Type` than `application/json`.',
+    );
+  } else if (judgesBody) {
+    addError(
+      400,
+      'rest_invalid_param',
+      'This route takes no body: any field sent is refused (`data.params`).',
+    );
+    addError(400, 'rest_invalid_json', 'A body was sent that is not valid JSON.');
+    addError(
+      415,
+      'rest_unsupported_media_type',
+      'A body was sent with another `Content-Type` than `application/json`.',
+    );
   }
   if (authenticated) {
     addError(401, 'rest_not_logged_in', 'No `Authorization` header.');

@@ -3,7 +3,11 @@ import { readSecret } from '../../config/secrets.ts';
 import { mysqlSource } from './mysql-source.ts';
 import type { BuddypressSource } from './source.ts';
 
-let opened: { secret: string; source: BuddypressSource } | undefined;
+/** The pool of the secret last read; a promise, so concurrent first calls share one pool. */
+let opened: { secret: string; source: Promise<BuddypressSource | undefined> } | undefined;
+
+const closeSource = (source: Promise<BuddypressSource | undefined> | undefined) =>
+  source?.then((open) => open?.close()).catch(() => undefined);
 
 /**
  * The configured BuddyPress source, or undefined when none is configured. Locally and in tests the secret's value
@@ -20,19 +24,19 @@ export async function openBuddypressSource(): Promise<BuddypressSource | undefin
   }
   if (!secret) return undefined;
   if (opened?.secret === secret) return opened.source;
+  const previous = opened?.source;
   const source = secret.startsWith('{') ? fromJson(secret) : fromUrl(secret);
-  if (!source) return undefined;
-  await opened?.source.close().catch(() => undefined);
   opened = { secret, source };
+  await closeSource(previous);
   return source;
 }
 
-function fromUrl(url: string): BuddypressSource | undefined {
+async function fromUrl(url: string): Promise<BuddypressSource | undefined> {
   if (!/^mysql:\/\//.test(url)) return undefined;
   return mysqlSource({ uri: url, tablePrefix: env().BUDDYPRESS_TABLE_PREFIX });
 }
 
-function fromJson(text: string): BuddypressSource | undefined {
+async function fromJson(text: string): Promise<BuddypressSource | undefined> {
   const parsed = JSON.parse(text) as Record<string, unknown>;
   if (typeof parsed.host !== 'string' || parsed.host === '') return undefined;
   return mysqlSource({
@@ -47,6 +51,7 @@ function fromJson(text: string): BuddypressSource | undefined {
 
 /** Closes the pool (tests, CLI) so the process can exit. */
 export async function closeBuddypressSource(): Promise<void> {
-  await opened?.source.close().catch(() => undefined);
+  const previous = opened?.source;
   opened = undefined;
+  await closeSource(previous);
 }

@@ -1,4 +1,4 @@
-import mysql, { type Pool, type RowDataPacket } from 'mysql2/promise';
+import type { Pool, RowDataPacket } from 'mysql2/promise';
 import type {
   ActivityRow,
   BuddypressSource,
@@ -28,10 +28,16 @@ export interface MysqlSourceConfig {
 const ROOT_FILTER =
   "a.type = 'activity_update' AND a.is_spam = 0 AND (a.component = 'groups' OR a.hide_sitewide = 0)";
 
-export function mysqlSource(config: MysqlSourceConfig): BuddypressSource {
+/**
+ * Opens the pool. The driver (mysql2 with iconv-lite, about 1 MB) is imported here, at run time, so only a
+ * process that reads a configured source loads it; the functions that may read one name it in their catalogue
+ * line (`nativeModules`), which keeps it out of their bundles and installs it beside them.
+ */
+export async function mysqlSource(config: MysqlSourceConfig): Promise<BuddypressSource> {
   if (!/^[A-Za-z0-9_]*$/.test(config.tablePrefix))
     throw new Error('The BuddyPress table prefix may hold only letters, digits and _');
   const t = (name: string) => `\`${config.tablePrefix}${name}\``;
+  const { default: mysql } = await import('mysql2/promise');
   const pool: Pool = mysql.createPool({
     ...(config.uri
       ? { uri: config.uri }

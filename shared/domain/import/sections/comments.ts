@@ -110,6 +110,7 @@ export function planComment(
     created_at: comment.createdAt,
     updated_at: comment.createdAt,
   };
+  context.comments.set(item.id, item);
   const counts: PlannedCount[] = [];
   if (comment.status === 'published') {
     counts.push(

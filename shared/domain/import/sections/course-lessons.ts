@@ -1,6 +1,6 @@
 import { spaceStatsKey } from '../../../db/keys/spaces.ts';
 import { storedLessonOrderRow, storedQuiz } from '../../courses/index.ts';
-import { type PostItem, storedPost } from '../../feeds/index.ts';
+import { type PostItem, storedPost, storedPostListing } from '../../feeds/index.ts';
 import { spaceVisibility } from '../../spaces/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
 import { itemName } from '../import-error.ts';
@@ -73,6 +73,7 @@ function buildLesson(
     `${course.where}: lessons[${position - 1}]`,
     [
       { item: storedPost(post), unchanged: ['status', 'comments_count'] },
+      storedPostListing(post),
       storedLessonOrderRow({
         id,
         course_id: space.id,

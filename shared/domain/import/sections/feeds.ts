@@ -1,8 +1,13 @@
-import { topicKey } from '../../../db/keys/topics.ts';
-import { feedAggregates, type PostItem, storedPost, storedPostTopicLink } from '../../feeds/index.ts';
+import {
+  feedAggregates,
+  type PostItem,
+  storedPost,
+  storedPostListing,
+  storedPostTopicLink,
+} from '../../feeds/index.ts';
 import { spaceVisibility } from '../../spaces/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
-import { slugify } from '../../topics/index.ts';
+import { slugify, topicPostCountKeyOf } from '../../topics/index.ts';
 import { itemName } from '../import-error.ts';
 import type { PlannedCount } from '../import-plan.ts';
 import { ReferenceScope } from '../reference-scope.ts';
@@ -64,7 +69,11 @@ export const feedsSection = defineSection({
       // new, so their feed-list counters item is created by the import (declared, deleted on rollback).
       const counts: PlannedCount[] = [
         ...(post.status === 'published'
-          ? topicIds.map((topicId) => ({ key: topicKey(topicId), deltas: { posts_count: 1 } }))
+          ? topicIds.map((topicId) => {
+              const key = topicPostCountKeyOf(topicId, id);
+              context.plan.aggregate(key, { entity: 'topic_post_count', topic_id: topicId });
+              return { key, deltas: { posts_count: 1 } };
+            })
           : []),
         ...feedAggregates(post).map((aggregate) => {
           if (aggregate.kind === 'topic') context.plan.aggregate(aggregate.key, aggregate.identity);
@@ -75,6 +84,7 @@ export const feedsSection = defineSection({
         itemName('feeds', i, feed.ref),
         [
           { item: storedPost(post), unchanged: ['status', 'comments_count'] },
+          storedPostListing(post),
           ...topicIds.map((topicId) => storedPostTopicLink(post, topicId)),
         ],
         counts,

@@ -1,6 +1,6 @@
 import type { SequenceName } from '../../../db/keys/sequences.ts';
 import type { ItemKey } from '../../../db/partition.ts';
-import type { PostItem } from '../../feeds/index.ts';
+import type { CommentItem, PostItem } from '../../feeds/index.ts';
 import type { SpaceItem } from '../../spaces/index.ts';
 import type { ImportPlan } from '../import-plan.ts';
 import type { ImportFile } from '../import-schema.ts';
@@ -63,4 +63,6 @@ export interface BuildContext {
   readonly spaces: Map<number, SpaceItem>;
   /** Feeds and lessons built so far, by id. */
   readonly posts: Map<number, PostItem>;
+  /** Comments built so far, by id (media attached to them take their visibility). */
+  readonly comments: Map<number, CommentItem>;
 }

@@ -97,8 +97,8 @@ export function buildSpaceLike(
   context.plan.unit(label, [
     storedSpace(space),
     {
-      item: storedSpaceStats(space.id, { members_count: 0, posts_count: 0, ...counters }),
-      unchanged: ['members_count', 'posts_count', ...Object.keys(counters)],
+      item: storedSpaceStats(space.id, { members_count: 0, ...counters }),
+      unchanged: ['members_count', ...Object.keys(counters)],
     },
   ]);
   for (const member of members) buildMembership(context, label, space, member);

@@ -3,6 +3,7 @@ import {
   findLargestTopicSerial,
   slugify,
   storedTopic,
+  storedTopicSearchEntries,
   storedTopicSlugGuard,
   type TopicItem,
   topicStatsDeltas,
@@ -74,7 +75,10 @@ export const topicsSection = defineSection({
       context.plan.guard(storedTopicSlugGuard(item.slug, id), `${label}: slug "${item.slug}"`);
       context.plan.unit(
         label,
-        [{ item: storedTopic(item), unchanged: ['status', 'parent_id', 'posts_count'] }],
+        [
+          { item: storedTopic(item), unchanged: ['status', 'parent_id'] },
+          ...storedTopicSearchEntries(item).map((entry) => ({ item: entry })),
+        ],
         [{ key: topicStatsKey(), deltas: topicStatsDeltas(item) }],
       );
       output[topic.ref] = id;
