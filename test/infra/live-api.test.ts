@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIVE_ROUTES, LIVE_STAGE, QUEUES, ROUTES } from '#shared/catalogue/index.ts';
+import { type Grants, LIVE_ROUTES, LIVE_STAGE, QUEUES, ROUTES } from '#shared/catalogue/index.ts';
 import { functionName } from '#infra/naming.ts';
 import { type CfnResource, resources, synthApp } from './synth-app.ts';
 
@@ -54,7 +54,7 @@ describe('live API (real catalogue)', () => {
   it("grants execute-api:ManageConnections on this API's @connections only, to the functions that post", () => {
     const posting = new Set([
       ...ROUTES.filter((route) => route.grants.live).map((route) => functionName('dev', route.operationId)),
-      ...QUEUES.filter((queue) => queue.grants.live).map((queue) =>
+      ...QUEUES.filter((queue) => (queue.grants as Grants).live).map((queue) =>
         functionName('dev', `${queue.name}Worker`),
       ),
       ...(LIVE_ROUTES.some((route) => route.routeKey === '$connect')
