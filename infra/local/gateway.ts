@@ -187,12 +187,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     liveUrl: `ws://${options.host ?? '127.0.0.1'}:${port}/${LIVE_STAGE}`,
     server,
     live,
-    close: () =>
-      new Promise<void>((resolvePromise) => {
-        live.close();
+    close: async () => {
+      await live.close();
+      await new Promise<void>((resolvePromise) => {
         server.closeAllConnections();
         server.close(() => resolvePromise());
-      }),
+      });
+    },
   };
 }
 

@@ -31,7 +31,8 @@ export interface LiveGateway {
   handleManagement(request: IncomingMessage, url: URL, body: Buffer, response: ServerResponse): boolean;
   /** Open connections (tests and the start banner). */
   readonly connectionCount: () => number;
-  close(): void;
+  /** Closes every connection and waits for the routes still running (their `$disconnect`s). */
+  close(): Promise<void>;
 }
 
 interface Connection {
@@ -57,6 +58,8 @@ export function attachLiveGateway(server: Server, options: LiveGatewayOptions = 
   const idleMs = options.idleMs ?? LIVE_IDLE_MS;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const connections = new Map<string, Connection>();
+  /** Route invocations in flight, so closing waits for them (a `$disconnect` after the table is gone fails). */
+  const running = new Set<Promise<unknown>>();
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://local');
@@ -134,11 +137,13 @@ export function attachLiveGateway(server: Server, options: LiveGatewayOptions = 
   ): Promise<RouteAnswer | undefined> {
     const eventType =
       routeKey === '$connect' ? 'CONNECT' : routeKey === '$disconnect' ? 'DISCONNECT' : 'MESSAGE';
-    const invocation = await invokeFunction<unknown, RouteAnswer>(
+    const pending = invokeFunction<unknown, RouteAnswer>(
       functionOf(routeKey),
       { ...extra, requestContext: requestContext(routeKey, eventType, connectionId, authorizer) },
       { waitMs: INVOKE_WAIT_MS },
     );
+    running.add(pending);
+    const invocation = await pending.finally(() => running.delete(pending));
     if (invocation.outcome === 'ok') return invocation.value;
     const why = invocation.outcome === 'error' ? invocation.error.stack : invocation.outcome;
     process.stderr.write(`live ${routeKey} failed: ${why}\n`);
@@ -177,12 +182,17 @@ export function attachLiveGateway(server: Server, options: LiveGatewayOptions = 
       return true;
     },
     connectionCount: () => connections.size,
-    close() {
-      for (const connection of connections.values()) {
+    async close() {
+      // A terminated socket emits `close` (and so starts its `$disconnect`) once its TCP socket is gone.
+      const closed = [...connections.values()].map((connection) => {
         clearTimeout(connection.idle);
+        const done = new Promise((resolvePromise) => connection.socket.once('close', resolvePromise));
         connection.socket.terminate();
-      }
+        return done;
+      });
       sockets.close();
+      await Promise.all(closed);
+      await Promise.allSettled([...running]);
     },
   };
 }
