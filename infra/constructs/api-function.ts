@@ -241,6 +241,10 @@ export class ApiFunction extends Construct {
       }),
     );
     this.setEnv('LIVE_CONNECTIONS_ENDPOINT', live.endpoint);
+    acknowledgePattern(this.role, {
+      pattern: /^AwsSolutions-IAM5\[Resource::.*\/live\/\*\/@connections\/\*\]$/,
+      reason: "Connection ids are made at run time: any connection of the live API's stage, nothing else.",
+    });
   }
 
   /**

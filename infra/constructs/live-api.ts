@@ -5,6 +5,7 @@ import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integra
 import { Construct } from 'constructs';
 import { LIVE_AUTHORIZER, LIVE_ROUTES, LIVE_STAGE } from '../../shared/catalogue/index.ts';
 import type { FunctionSpec } from '../function-specs.ts';
+import { acknowledge } from '../nag.ts';
 import type { LiveConnectionsAccess } from './api-function.ts';
 import { type CatalogueFunctionContext, catalogueFunction } from './catalogue-function.ts';
 
@@ -50,17 +51,29 @@ export class LiveApi extends Construct {
     for (const route of LIVE_ROUTES) {
       const spec: FunctionSpec = { id: functionId(route.routeKey), kind: 'route', ...route };
       const fn = catalogueFunction(this, spec, withLive);
-      this.api.addRoute(route.routeKey, {
+      const added = this.api.addRoute(route.routeKey, {
         integration: new WebSocketLambdaIntegration(`${spec.id}Integration`, fn.function),
         ...(route.routeKey === '$connect' ? { authorizer } : {}),
         // `$default` answers pings on the same connection (a two-way route).
         ...(route.routeKey === '$default' ? { returnResponse: true } : {}),
       });
+      if (route.routeKey !== '$connect') {
+        acknowledge(
+          added,
+          'AwsSolutions-APIG4',
+          'WebSocket APIs authorize at $connect only; later routes run on the connection it authorized.',
+        );
+      }
     }
     this.stage = new apigw.WebSocketStage(this, 'Stage', {
       webSocketApi: this.api,
       stageName: LIVE_STAGE,
       autoDeploy: true,
     });
+    acknowledge(
+      this.stage,
+      'AwsSolutions-APIG1',
+      'Each route is a function that logs its invocations (connect, disconnect, messages) with the request id.',
+    );
   }
 }
