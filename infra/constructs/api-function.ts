@@ -58,6 +58,14 @@ function chainHooks(hooks: readonly ICommandHooks[]): ICommandHooks {
 }
 
 /** Everything the catalogue's grants can name, as the data stack exposes it. */
+/** What a function with the catalogue grant `live` is given (infra/constructs/live-api.ts). */
+export interface LiveConnectionsAccess {
+  /** `wss://<api>.execute-api.<region>.amazonaws.com/live` (the functions post over HTTPS to the same host). */
+  readonly endpoint: string;
+  /** `arn:…:execute-api:<region>:<account>:<api>/live/POST/@connections/*` and the other methods. */
+  readonly connectionsArn: string;
+}
+
 export interface GrantableResources {
   readonly table: ITable;
   readonly bucket: IBucket;
@@ -218,6 +226,25 @@ export class ApiFunction extends Construct {
     if (grants.sourceUploads && resources.sourceUploadsBucket) {
       this.bindSourceUploads(resources.sourceUploadsBucket);
     }
+  }
+
+  /**
+   * Posting to and closing connections of the live WebSocket API, nothing else: `execute-api:ManageConnections` on
+   * that API's stage's `@connections` only, and the management endpoint in `LIVE_CONNECTIONS_ENDPOINT`.
+   */
+  bindLiveConnections(live: LiveConnectionsAccess): void {
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'ManageLiveConnections',
+        actions: ['execute-api:ManageConnections'],
+        resources: [live.connectionsArn],
+      }),
+    );
+    this.setEnv('LIVE_CONNECTIONS_ENDPOINT', live.endpoint);
+    acknowledgePattern(this.role, {
+      pattern: /^AwsSolutions-IAM5\[Resource::.*\/live\/\*\/@connections\/\*\]$/,
+      reason: "Connection ids are made at run time: any connection of the live API's stage, nothing else.",
+    });
   }
 
   /**

@@ -2,7 +2,7 @@ import type { Construct } from 'constructs';
 import type { StageConfig } from '../config.ts';
 import type { FunctionSpec } from '../function-specs.ts';
 import { functionName } from '../naming.ts';
-import { ApiFunction, type GrantableResources } from './api-function.ts';
+import { ApiFunction, type GrantableResources, type LiveConnectionsAccess } from './api-function.ts';
 import type { NativeTarget } from './native-modules.ts';
 
 export interface CatalogueFunctionContext {
@@ -17,6 +17,8 @@ export interface CatalogueFunctionContext {
    * API's functions; workers build no links.
    */
   readonly publicBaseUrl?: string;
+  /** The live API's connections, for functions with the grant `live` (an error for one without this). */
+  readonly live?: LiveConnectionsAccess;
 }
 
 /** One function from a catalogue-derived spec: the common environment, then exactly the spec's grants. */
@@ -53,5 +55,9 @@ export function catalogueFunction(
     },
   });
   fn.bindGrants(spec.grants, resources);
+  if (spec.grants.live) {
+    if (!context.live) throw new Error(`${spec.id} posts to live connections, but no live API is in reach`);
+    fn.bindLiveConnections(context.live);
+  }
   return fn;
 }

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type {
-  APIGatewayProxyEventV2,
-  APIGatewayProxyStructuredResultV2,
-  APIGatewayRequestAuthorizerEventV2,
-} from 'aws-lambda';
-import { API_BASE_PATH, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { API_BASE_PATH, LIVE_STAGE, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
+import { authorizerEvent, buildEvent } from './gateway-events.ts';
+import { attachLiveGateway, type LiveGateway, type LiveGatewayOptions } from './live-gateway.ts';
 import { catalogueRoutes, type MountedRoute } from './mounted-routes.ts';
 import { createRouteMatcher } from './route-matcher.ts';
 
@@ -41,11 +39,16 @@ export interface GatewayOptions {
    * true when it answered; false lets the request through to the API, as in the cloud.
    */
   readonly pages?: (request: IncomingMessage, url: URL, response: ServerResponse) => Promise<boolean>;
+  /** The live WebSocket API on the same port (`/live`, and its `@connections` management API). */
+  readonly live?: LiveGatewayOptions;
 }
 
 export interface Gateway {
   readonly url: string;
   readonly server: Server;
+  /** `ws://host:port/live`. */
+  readonly liveUrl: string;
+  readonly live: LiveGateway;
   close(): Promise<void>;
 }
 
@@ -64,6 +67,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       else response.end();
     });
   });
+
+  const live = attachLiveGateway(server, options.live);
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const requestId = randomUUID();
@@ -92,6 +97,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return;
     }
 
+    if (live.handleManagement(request, url, body, response)) return;
     if (await options.pages?.(request, url, response)) return;
 
     const underBase = url.pathname === API_BASE_PATH || url.pathname.startsWith(`${API_BASE_PATH}/`);
@@ -178,12 +184,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const port = typeof address === 'object' && address ? address.port : options.port;
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}${API_BASE_PATH}`,
+    liveUrl: `ws://${options.host ?? '127.0.0.1'}:${port}/${LIVE_STAGE}`,
     server,
-    close: () =>
-      new Promise<void>((resolvePromise) => {
+    live,
+    close: async () => {
+      await live.close();
+      await new Promise<void>((resolvePromise) => {
         server.closeAllConnections();
         server.close(() => resolvePromise());
-      }),
+      });
+    },
   };
 }
 
@@ -200,86 +210,6 @@ function readBody(request: IncomingMessage): Promise<Buffer | 'too_large'> {
     request.on('end', () => resolvePromise(tooLarge ? 'too_large' : Buffer.concat(chunks)));
     request.on('error', reject);
   });
-}
-
-interface EventParts {
-  request: IncomingMessage;
-  url: URL;
-  method: string;
-  body: Buffer;
-  requestId: string;
-  route: MountedRoute;
-  pathParameters: Record<string, string>;
-}
-
-/** The HTTP API payload-2.0 event, field for field as API Gateway builds it. */
-function buildEvent(parts: EventParts): APIGatewayProxyEventV2 {
-  const { request, url, method, body, requestId, route } = parts;
-  const headers: Record<string, string> = {};
-  const cookies: string[] = [];
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    if (name === 'cookie') cookies.push(...String(value).split(/;\s*/));
-    else headers[name] = Array.isArray(value) ? value.join(',') : value;
-  }
-  // API Gateway adds these; handlers build absolute links (paginator URLs) from them.
-  headers['x-forwarded-proto'] = 'http';
-  headers['x-forwarded-for'] = request.socket.remoteAddress ?? '127.0.0.1';
-  headers['x-forwarded-port'] = String(request.socket.localPort ?? '');
-  const query: Record<string, string> = {};
-  for (const key of new Set(url.searchParams.keys())) query[key] = url.searchParams.getAll(key).join(',');
-  const contentType = headers['content-type'] ?? '';
-  const isText =
-    /^(application\/(json|x-www-form-urlencoded)|text\/)/i.test(contentType) || body.length === 0;
-  const now = new Date();
-  const { routeKey } = route;
-  return {
-    version: '2.0',
-    routeKey,
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
-    ...(cookies.length ? { cookies } : {}),
-    headers,
-    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
-    ...(Object.keys(parts.pathParameters).length ? { pathParameters: parts.pathParameters } : {}),
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'local',
-      domainName: headers.host ?? '127.0.0.1',
-      domainPrefix: (headers.host ?? '127').split('.')[0] ?? '127',
-      http: {
-        method,
-        path: url.pathname,
-        protocol: `HTTP/${request.httpVersion}`,
-        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
-        userAgent: headers['user-agent'] ?? '',
-      },
-      requestId,
-      routeKey,
-      stage: '$default',
-      time: now.toUTCString(),
-      timeEpoch: now.getTime(),
-    },
-    ...(body.length ? { body: isText ? body.toString('utf8') : body.toString('base64') } : {}),
-    isBase64Encoded: body.length > 0 && !isText,
-  };
-}
-
-function authorizerEvent(event: APIGatewayProxyEventV2): APIGatewayRequestAuthorizerEventV2 {
-  return {
-    version: '2.0',
-    type: 'REQUEST',
-    routeArn: `arn:aws:execute-api:us-east-1:000000000000:local/$default/${event.requestContext.http.method}${event.rawPath}`,
-    identitySource: [],
-    routeKey: event.routeKey,
-    rawPath: event.rawPath,
-    rawQueryString: event.rawQueryString,
-    ...(event.cookies ? { cookies: event.cookies } : {}),
-    headers: event.headers,
-    ...(event.queryStringParameters ? { queryStringParameters: event.queryStringParameters } : {}),
-    requestContext: event.requestContext,
-    ...(event.pathParameters ? { pathParameters: event.pathParameters } : {}),
-  } as APIGatewayRequestAuthorizerEventV2;
 }
 
 function corsHeaders(origin: string | undefined, allowed: readonly string[]): Record<string, string> {

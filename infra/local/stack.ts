@@ -52,6 +52,8 @@ export interface LocalStackOptions {
 
 export interface LocalStack {
   readonly apiUrl: string;
+  /** The live WebSocket API: `ws://127.0.0.1:<port>/live`. */
+  readonly liveUrl: string;
   readonly sesUrl: string;
   readonly endpoints: {
     readonly dynamodb: string;
@@ -196,8 +198,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       gateway = await startGateway({ port: options.port, corsOrigins: environment.CORS_ORIGINS, pages });
     }
     apiUrl = gateway.url;
-    // Links in responses (paginator URLs) are built from this configured URL, never from request headers.
-    const publicBaseUrl = { PUBLIC_BASE_URL: gateway.url };
+    // Links in responses (paginator URLs) are built from this configured URL, never from request headers. The
+    // live API's management endpoint is the gateway's `/live`, as the cloud's is the live API's stage URL.
+    const publicBaseUrl = {
+      PUBLIC_BASE_URL: gateway.url,
+      LIVE_CONNECTIONS_ENDPOINT: gateway.liveUrl.replace(/^ws:/, 'http:'),
+    };
     Object.assign(environment, publicBaseUrl);
     Object.assign(process.env, publicBaseUrl);
     resetEnvCache();
@@ -216,6 +222,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const runningPoller = poller;
     return {
       apiUrl: runningGateway.url,
+      liveUrl: runningGateway.liveUrl,
       sesUrl: ses.endpoint,
       endpoints: {
         dynamodb: dynamodb.endpoint,

@@ -157,6 +157,7 @@ async function main(): Promise<void> {
     );
   }
   process.stdout.write(`ready ${stack.apiUrl}\n`);
+  process.stdout.write(`live ${stack.liveUrl}\n`);
   process.stdout.write(`mail inbox ${stack.sesUrl}/\n`);
   process.stdout.write(`openapi ${stack.apiUrl}/openapi.json\n`);
   process.stdout.write(`data ${options.dataDir}\n`);

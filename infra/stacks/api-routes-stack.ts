@@ -4,7 +4,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { Construct } from 'constructs';
 import { API_BASE_PATH, type RouteEntry } from '../../shared/catalogue/index.ts';
 import type { StageConfig } from '../config.ts';
-import type { ApiFunction, GrantableResources } from '../constructs/api-function.ts';
+import type { ApiFunction, GrantableResources, LiveConnectionsAccess } from '../constructs/api-function.ts';
 import { catalogueFunction } from '../constructs/catalogue-function.ts';
 import type { NativeTarget } from '../constructs/native-modules.ts';
 import { routeSpec } from '../function-specs.ts';
@@ -19,6 +19,8 @@ export interface ApiRoutesStackProps extends StackProps {
   readonly authorizer: apigw.IHttpRouteAuthorizer;
   /** `PUBLIC_BASE_URL` of the functions (the API stack's). */
   readonly publicBaseUrl: string;
+  /** The live API's connections (api-stack.ts), for the routes with the grant `live`. */
+  readonly live: LiveConnectionsAccess;
   /** One catalogue domain's routes. */
   readonly routes: readonly RouteEntry[];
   /**
@@ -55,6 +57,7 @@ export class ApiRoutesStack extends Stack {
       bundle: props.bundle ?? true,
       nativeTarget: props.nativeTarget,
       publicBaseUrl: props.publicBaseUrl,
+      live: props.live,
     };
     const routeFunctions = new Map<string, ApiFunction>();
     for (const route of props.routes) {

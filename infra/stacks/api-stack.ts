@@ -8,6 +8,7 @@ import { API_BASE_PATH, FALLBACK_ROUTE, type RouteEntry } from '../../shared/cat
 import type { StageConfig } from '../config.ts';
 import type { ApiFunction, GrantableResources } from '../constructs/api-function.ts';
 import { ApiDomain } from '../constructs/api-domain.ts';
+import { LiveApi } from '../constructs/live-api.ts';
 import { catalogueFunction } from '../constructs/catalogue-function.ts';
 import type { NativeTarget } from '../constructs/native-modules.ts';
 import { AUTHORIZER_SPEC, routeSpec } from '../function-specs.ts';
@@ -47,6 +48,8 @@ export class ApiStack extends Stack {
    * endpoint, plus `/v2` (decisions.md: `<origin>/v2`). Never a request header.
    */
   readonly publicBaseUrl: string;
+  /** The live WebSocket API; route stacks hand `live.access` to the functions with the grant `live`. */
+  readonly live: LiveApi;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -131,6 +134,8 @@ export class ApiStack extends Stack {
       resultsCacheTtl: Duration.seconds(0),
     });
 
+    this.live = new LiveApi(this, 'Live', context);
+    new CfnOutput(this, 'LiveUrl', { value: this.live.stage.url });
     new CfnOutput(this, 'ApiUrl', { value: domain ? domain.url : this.stage.url });
   }
 }

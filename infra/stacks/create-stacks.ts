@@ -69,6 +69,7 @@ export function createStacks(app: App, config: StageConfig, options: CreateStack
         api: api.api,
         authorizer: api.authorizer,
         publicBaseUrl: api.publicBaseUrl,
+        live: api.live.access,
         routes: domain.routes,
         bundle,
         nativeTarget,
@@ -82,6 +83,7 @@ export function createStacks(app: App, config: StageConfig, options: CreateStack
       ? new WorkersStack(app, stackName(config.stage, 'workers'), {
           ...common,
           resources: data,
+          live: api.live.access,
           queues,
           bundle,
           nativeTarget,

@@ -3,7 +3,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { QUEUES, type QueueEntry } from '../../shared/catalogue/index.ts';
 import type { StageConfig } from '../config.ts';
-import type { ApiFunction, GrantableResources } from '../constructs/api-function.ts';
+import type { ApiFunction, GrantableResources, LiveConnectionsAccess } from '../constructs/api-function.ts';
 import { catalogueFunction } from '../constructs/catalogue-function.ts';
 import type { NativeTarget } from '../constructs/native-modules.ts';
 import { workerSpec } from '../function-specs.ts';
@@ -11,6 +11,8 @@ import { workerSpec } from '../function-specs.ts';
 export interface WorkersStackProps extends StackProps {
   readonly config: StageConfig;
   readonly resources: GrantableResources;
+  /** The live API's connections (api-stack.ts), for the workers with the grant `live` (the notify worker). */
+  readonly live?: LiveConnectionsAccess;
   /**
    * The queues whose consumers to deploy.
    * @default QUEUES from shared/catalogue
@@ -36,6 +38,7 @@ export class WorkersStack extends Stack {
       resources: props.resources,
       bundle: props.bundle ?? true,
       nativeTarget: props.nativeTarget,
+      ...(props.live ? { live: props.live } : {}),
     };
     const workers = new Map<string, ApiFunction>();
     for (const entry of props.queues ?? QUEUES) {

@@ -1,5 +1,6 @@
 import type { RouteEntry } from './routes/route.ts';
 import { FEED_ROUTES } from './routes/feeds.ts';
+import { LIVE_ROUTES } from './routes/live.ts';
 import { NOTIFICATION_ROUTES } from './routes/notifications.ts';
 import { PLATFORM_ROUTES } from './routes/platform.ts';
 import { TOPIC_ROUTES } from './routes/topics.ts';
@@ -43,6 +44,7 @@ export const ROUTE_DOMAINS: readonly RouteDomain[] = [
   { name: 'media', routes: MEDIA_ROUTES },
   { name: 'migrations', routes: MIGRATION_ROUTES },
   { name: 'profiles', routes: PROFILE_ROUTES },
+  { name: 'live', routes: LIVE_ROUTES },
 ];
 
 export const ROUTES: readonly RouteEntry[] = ROUTE_DOMAINS.flatMap((domain) => domain.routes);
@@ -71,3 +73,5 @@ export {
   type HttpMethod,
   type NativeModule,
 } from './types.ts';
+export { LIVE_AUTHORIZER, LIVE_ROUTES } from './live.ts';
+export { LIVE_STAGE, type LiveRouteEntryOf, type LiveRouteKey } from './types.ts';

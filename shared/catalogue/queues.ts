@@ -32,7 +32,7 @@ export const QUEUES = [
     // batches at once; within a batch, a recipient's counters move once (no race between its notifications).
     name: 'notify',
     entry: 'functions/workers/store-notifications.ts',
-    grants: { table: 'readWrite', sendTo: ['mail'] },
+    grants: { table: 'readWrite', sendTo: ['mail'], live: 'post' },
     // Ten: the most Lambda hands over without a batching window, which would add its wait to every notification.
     batchSize: 10,
     timeoutSeconds: 60,

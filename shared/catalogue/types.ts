@@ -56,6 +56,12 @@ export interface GrantsOf<Q extends string, S extends string> {
    * infra/config.ts); nothing when the stage names none (a folder location, or none configured).
    */
   readonly sourceUploads?: 'read';
+  /**
+   * Posts to (and closes) live WebSocket connections: `execute-api:ManageConnections` on the live API's
+   * `@connections` only, and `LIVE_CONNECTIONS_ENDPOINT` in the environment. Every use case that announces on the
+   * live channel (emits a notification, changes an unread count) needs it; without it the announcement is skipped.
+   */
+  readonly live?: 'post';
 }
 
 export interface RouteEntryOf<Q extends string, S extends string> {
@@ -115,6 +121,21 @@ export interface QueueEntryOf<N extends string, Q extends string, S extends stri
   readonly nativeModules?: readonly NativeModule[];
 }
 
+/** The routes of the live WebSocket API (API Gateway's route selection keys). */
+export type LiveRouteKey = '$connect' | '$disconnect' | '$default';
+
+/** A route of the live WebSocket API: one Lambda each, as every HTTP route. */
+export interface LiveRouteEntryOf<Q extends string, S extends string> {
+  readonly routeKey: LiveRouteKey;
+  /** Entry file, relative to the repository root. */
+  readonly entry: string;
+  readonly grants: GrantsOf<Q, S>;
+  readonly memoryMb?: number;
+  readonly timeoutSeconds?: number;
+}
+
 export const API_BASE_PATH = '/v2';
+/** The live API's stage, so its URL path: `wss://<host>/live` in the cloud, `ws://127.0.0.1:<port>/live` locally. */
+export const LIVE_STAGE = 'live';
 export const DEFAULT_MEMORY_MB = 512;
 export const DEFAULT_TIMEOUT_SECONDS = 29;

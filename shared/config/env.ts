@@ -86,6 +86,13 @@ export const FunctionEnvironmentSchema = v.object({
    */
   OEMBED_PROVIDERS_EXTRA: optionalString,
   OEMBED_ALLOW_HOSTS: optionalString,
+  /**
+   * The live (WebSocket) API's stage URL, whose `@connections` management API the functions post to:
+   * `wss://<api>.execute-api.<region>.amazonaws.com/live` in the cloud (posted to over HTTPS), the local gateway's
+   * `http://127.0.0.1:<port>/live` locally. Set only on the functions with the catalogue grant `live`; empty
+   * elsewhere, where live announcements are skipped.
+   */
+  LIVE_CONNECTIONS_ENDPOINT: optionalString,
   /** Checks every response against its contract before sending; on locally and in tests, off in production. */
   VALIDATE_RESPONSES: v.optional(v.picklist(['true', 'false']), 'false'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
@@ -107,6 +114,7 @@ export type DeployedEnvironment = Pick<
   | 'CORS_ORIGINS'
   | 'PUBLIC_BASE_URL'
   | 'APP_LINK_TEMPLATE'
+  | 'LIVE_CONNECTIONS_ENDPOINT'
   | 'INVITATION_LINK_TEMPLATE'
   | 'LOG_LEVEL'
 >;

@@ -1,6 +1,7 @@
 import type { Operation } from './operation.ts';
 import * as feeds from './feeds.ts';
 import * as feedComments from './feed-comments.ts';
+import * as live from './live.ts';
 import * as notifications from './notifications.ts';
 import * as platform from './platform.ts';
 import * as topics from './topics.ts';
@@ -25,6 +26,7 @@ import * as profileLists from './profile-lists.ts';
 const MODULES: readonly Readonly<Record<string, unknown>>[] = [
   platform,
   notifications,
+  live,
   topics,
   feeds,
   feedComments,

@@ -10,6 +10,8 @@ import './invoke-store.ts';
  *
  * - `NotificationsEmitted` (Count), dimensions service + type: one EMF line per notification type emitted.
  * - `MailSent`, `MailFailed` (Count), dimension service.
+ * - Live channel (dimension service): `LiveConnects`, `LiveDisconnects` (open connections = their running
+ *   difference), `LiveSends`, `LiveSendsGone` (stale connections removed), `LiveSendsFailed` (Count).
  *
  * Counts are per invocation (Powertools' invocation store), so concurrent invocations in one process never
  * publish each other's. Set `POWERTOOLS_METRICS_DISABLED=true` to print nothing (the local stack does unless
@@ -21,10 +23,20 @@ interface Counts {
   readonly notificationsByType: Map<string, number>;
   mailSent: number;
   mailFailed: number;
+  readonly live: Record<LiveCount, number>;
 }
 
+type LiveCount = 'LiveConnects' | 'LiveDisconnects' | 'LiveSends' | 'LiveSendsGone' | 'LiveSendsFailed';
+const noLiveCounts = (): Record<LiveCount, number> => ({
+  LiveConnects: 0,
+  LiveDisconnects: 0,
+  LiveSends: 0,
+  LiveSendsGone: 0,
+  LiveSendsFailed: 0,
+});
+
 const counts = new InvocationScoped<Counts>('community-api.metrics.counts', {
-  fresh: () => ({ notificationsByType: new Map(), mailSent: 0, mailFailed: 0 }),
+  fresh: () => ({ notificationsByType: new Map(), mailSent: 0, mailFailed: 0, live: noLiveCounts() }),
 });
 
 export const businessMetrics = {
@@ -37,6 +49,9 @@ export const businessMetrics = {
   },
   mailFailed(): void {
     counts.get().mailFailed += 1;
+  },
+  live(name: LiveCount, count = 1): void {
+    counts.get().live[name] += count;
   },
 };
 
@@ -54,10 +69,12 @@ function publisherFor(service: string): Metrics {
 
 /** Publishes and forgets this invocation's counts; nothing is printed when there are none. */
 export function publishInvocationMetrics(service: string): void {
-  const { notificationsByType, mailSent, mailFailed } = counts.get();
+  const { notificationsByType, mailSent, mailFailed, live } = counts.get();
   counts.reset();
-  if (notificationsByType.size === 0 && mailSent === 0 && mailFailed === 0) return;
+  const liveCounts = Object.entries(live).filter(([, count]) => count > 0);
+  if (notificationsByType.size === 0 && mailSent === 0 && mailFailed === 0 && liveCounts.length === 0) return;
   const metrics = publisherFor(service);
+  for (const [name, count] of liveCounts) metrics.addMetric(name, MetricUnit.Count, count);
   if (mailSent > 0) metrics.addMetric('MailSent', MetricUnit.Count, mailSent);
   if (mailFailed > 0) metrics.addMetric('MailFailed', MetricUnit.Count, mailFailed);
   if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();

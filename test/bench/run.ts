@@ -21,6 +21,10 @@ const BENCHES: Record<string, { about: string; options?: string[]; example?: str
   quizzes: { about: "administrators' quiz results page 1 cost at 100 and 100 000 submissions" },
   courses: { about: 'course administration and its comments at 20 and 5 000 students' },
   profiles: { about: 'profile reads of a member with 10 and with 10 000 feeds and comments' },
+  live: {
+    about:
+      "live events: time from the causing comment's answer to the event on the socket (200 events), units per event",
+  },
   idempotency: {
     about:
       'the extra cost of an Idempotency-Key on a write (units, latency), a replay, and a 304 vs a 200 on GET /feeds',

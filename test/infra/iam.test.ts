@@ -41,6 +41,9 @@ const asArray = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
 // AWS-mandated exception: X-Ray's trace APIs have no resource-level permissions, so CDK grants them on `*`.
 const XRAY_ACTIONS = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
 const isXrayStatement = (s: Statement) => asArray(s.Action).every((a) => XRAY_ACTIONS.includes(a));
+/** The live API's grant (`live`), checked against the live API itself in live-api.test.ts. */
+const isLiveStatement = (s: Statement) =>
+  asArray(s.Action).every((a) => a === 'execute-api:ManageConnections');
 
 function policiesOfRole(template: Template, roleId: string): Statement[] {
   return Object.values(resources(template, 'AWS::IAM::Policy'))
@@ -99,7 +102,10 @@ describe.each(['real', 'synthetic'] as const)('IAM (%s catalogue)', (catalogue) 
       expect(fn).toBeDefined();
       const [ownLogGroup] = references(fn?.Properties?.LoggingConfig).refs;
 
-      const found = references(statements.filter((s) => !isXrayStatement(s)).map((s) => s.Resource));
+      const found = references(
+        statements.filter((s) => !isXrayStatement(s) && !isLiveStatement(s)).map((s) => s.Resource),
+      );
+      expect(statements.some(isLiveStatement)).toBe(spec.grants.live === 'post');
       const referenced = new Set(
         [...found.imports].flatMap((name) => [...(targets.get(name) ?? [`unresolved:${name}`])]),
       );

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { stageConfig } from '#infra/config.ts';
-import { API_BASE_PATH } from '#shared/catalogue/index.ts';
+import { API_BASE_PATH, LIVE_ROUTES } from '#shared/catalogue/index.ts';
 import { functionName } from '#infra/naming.ts';
 import { resources, synthApp } from './synth-app.ts';
 
@@ -11,12 +11,13 @@ describe.each(['real', 'synthetic'] as const)('API stack (%s catalogue)', (catal
   const apiRoutes = Object.values(resources(templates.api, 'AWS::ApiGatewayV2::Route'));
   const routeByKey = new Map(apiRoutes.map((r) => [r.Properties?.RouteKey as string, r.Properties ?? {}]));
 
-  it('should deploy one function per catalogued route, plus the authorizer and the catch-all', () => {
+  it("should deploy one function per catalogued route, plus the authorizer, the catch-all and the live API's", () => {
     const names = Object.values(fns).map((f) => f.Properties?.FunctionName);
     for (const spec of functions.filter((f) => f.kind !== 'worker')) {
       expect(names).toContain(functionName('dev', spec.id));
     }
-    expect(Object.keys(fns)).toHaveLength(routes.length + 2);
+    // The live WebSocket API: its `$connect` authorizer and one function per live route (live-api.test.ts).
+    expect(Object.keys(fns)).toHaveLength(routes.length + 2 + 1 + LIVE_ROUTES.length);
   });
 
   it('should give every function Node 24 on arm64 with active tracing and its own log group', () => {

@@ -99,8 +99,12 @@ export function synthesizedRoutes(
       return [resolver.resolveString(stack, { Ref: logicalId }), functionOf(functions, uri)] as const;
     }),
   );
-  return resourcesOfType(assembly, 'AWS::ApiGatewayV2::Route').map(({ stack, resource }) => {
+  return resourcesOfType(assembly, 'AWS::ApiGatewayV2::Route').flatMap(({ stack, resource }) => {
     const props = resource.Properties ?? {};
+    // The live WebSocket API's routes are the local live gateway's (infra/local/live-gateway.ts), not HTTP routes.
+    const apiRef = (props.ApiId as { Ref?: unknown } | undefined)?.Ref;
+    if (typeof apiRef === 'string' && stack.resources[apiRef]?.Properties?.ProtocolType === 'WEBSOCKET')
+      return [];
     const target = resolver.resolveString(stack, props.Target);
     const integrationId = target.replace(/^integrations\//, '');
     const integration = stack.resources[integrationId];
@@ -114,7 +118,7 @@ export function synthesizedRoutes(
     const authorizerId = authorized ? resolver.resolveString(stack, props.AuthorizerId) : undefined;
     const authorizer = authorizerId === undefined ? undefined : authorizers.get(authorizerId);
     if (authorized && !authorizer) throw new Error(`route ${String(props.RouteKey)}: unknown authorizer`);
-    return { routeKey: String(props.RouteKey), function: functionOf(functions, uri), authorizer };
+    return [{ routeKey: String(props.RouteKey), function: functionOf(functions, uri), authorizer }];
   });
 }
 

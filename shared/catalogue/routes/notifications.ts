@@ -23,7 +23,7 @@ export const NOTIFICATION_ROUTES = [
     path: '/notifications/{id}/read',
     access: 'owner',
     entry: 'functions/http/notifications/mark-notification-read.ts',
-    grants: { table: 'readWrite' },
+    grants: { table: 'readWrite', live: 'post' },
   },
   {
     operationId: 'markAllNotificationsRead',
@@ -31,7 +31,7 @@ export const NOTIFICATION_ROUTES = [
     path: '/notifications/mark-all-read',
     access: 'owner',
     entry: 'functions/http/notifications/mark-all-notifications-read.ts',
-    grants: { table: 'readWrite', sendTo: ['notifications'] },
+    grants: { table: 'readWrite', sendTo: ['notifications'], live: 'post' },
   },
   {
     operationId: 'deleteNotification',
@@ -39,7 +39,7 @@ export const NOTIFICATION_ROUTES = [
     path: '/notifications/{id}',
     access: 'owner',
     entry: 'functions/http/notifications/delete-notification.ts',
-    grants: { table: 'readWrite' },
+    grants: { table: 'readWrite', live: 'post' },
   },
   {
     operationId: 'deleteAllNotifications',
@@ -47,7 +47,7 @@ export const NOTIFICATION_ROUTES = [
     path: '/notifications/delete-all',
     access: 'owner',
     entry: 'functions/http/notifications/delete-all-notifications.ts',
-    grants: { table: 'readWrite', sendTo: ['notifications'] },
+    grants: { table: 'readWrite', sendTo: ['notifications'], live: 'post' },
   },
   {
     operationId: 'getNotificationPreferences',

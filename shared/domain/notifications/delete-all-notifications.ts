@@ -1,4 +1,5 @@
 import type { Caller } from '../auth/index.ts';
+import { announceUnreadCount, storedUnreadCount } from '../live/index.ts';
 import { deleteAllInBulk } from './notification-state-repository.ts';
 import { requestTidying } from './request-tidying.ts';
 
@@ -12,5 +13,6 @@ export async function deleteAllNotifications(caller: Caller) {
   if (deleted > 0 && watermark !== undefined) {
     await requestTidying({ user_id: caller.id, action: 'purge', watermark });
   }
+  await announceUnreadCount(caller.id, storedUnreadCount(caller.id));
   return { message: 'All notifications have been deleted.', data: { deleted_count: deleted } };
 }

@@ -1,4 +1,5 @@
 import type { Caller } from '../auth/index.ts';
+import { announceUnreadCount, storedUnreadCount } from '../live/index.ts';
 import { loadOwnNotification, MAX_ATTEMPTS } from './load-own-notification.ts';
 import { deleteNotifications } from './notification-state-repository.ts';
 
@@ -9,8 +10,10 @@ import { deleteNotifications } from './notification-state-repository.ts';
 export async function deleteNotification(caller: Caller, notificationId: number) {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const { item, stats } = await loadOwnNotification(caller, notificationId);
-    if (await deleteNotifications(caller.id, [item], stats))
+    if (await deleteNotifications(caller.id, [item], stats)) {
+      await announceUnreadCount(caller.id, storedUnreadCount(caller.id));
       return { message: 'Notification deleted successfully.' };
+    }
   }
   throw new Error(`Notification ${notificationId} kept changing while being deleted`);
 }

@@ -18,5 +18,7 @@ export {
 } from './notification-item.ts';
 export {
   findNotificationStatsOfUsers,
+  getNotificationStats,
   raiseNewestCreatedAt,
 } from './notification-repository.ts';
+export { type NotificationResponse, toNotificationResponses } from './notification-mapper.ts';

@@ -1,4 +1,5 @@
 import type { Caller } from '../auth/index.ts';
+import { announceUnreadCount, storedUnreadCount } from '../live/index.ts';
 import { nowIso } from '../dates.ts';
 import { markAllRead } from './notification-state-repository.ts';
 import { requestTidying } from './request-tidying.ts';
@@ -14,5 +15,7 @@ export async function markAllNotificationsRead(caller: Caller) {
   if (marked > 0 && watermark !== undefined) {
     await requestTidying({ user_id: caller.id, action: 'mark_read', watermark, read_at: markedAt });
   }
+  // Everything up to the watermark is read; a notification stored since counts, so the count is re-read.
+  await announceUnreadCount(caller.id, storedUnreadCount(caller.id));
   return { message: 'All notifications have been marked as read.', data: { marked_count: marked } };
 }

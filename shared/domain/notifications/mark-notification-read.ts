@@ -1,4 +1,5 @@
 import type { Caller } from '../auth/index.ts';
+import { announceUnreadCount, storedUnreadCount } from '../live/index.ts';
 import { nowIso, toIsoDateTime } from '../dates.ts';
 import { loadOwnNotification, MAX_ATTEMPTS } from './load-own-notification.ts';
 import { withBulkState } from './notification-item.ts';
@@ -23,6 +24,7 @@ export async function markNotificationRead(caller: Caller, notificationId: numbe
     }
     const readAt = nowIso();
     if (await markNotificationsRead(caller.id, [item], readAt, stats)) {
+      await announceUnreadCount(caller.id, storedUnreadCount(caller.id));
       return {
         message: 'Notification marked as read.',
         data: { id: item.id, is_read: true as const, read_at: toIsoDateTime(readAt) },

@@ -1,6 +1,7 @@
 import { publishBatch } from '../../integrations/queue-publisher.ts';
 import type { MailMessage } from '../../messages/index.ts';
 import { appLink } from '../app-link.ts';
+import { announceStoredNotifications, storedUnreadCount } from '../live/index.ts';
 import { findUsersByIds } from '../users/index.ts';
 import type { NotificationItem } from './notification-item.ts';
 import { wantsEmail } from './notification-preferences.ts';
@@ -19,11 +20,36 @@ export interface StoredNotification {
  * Runs once per worker batch, after its notifications are stored and counted (readable by their recipients). The one
  * place that knows a stored batch: it queues the e-mails the recipients' preferences ask for (decisions.md; the
  * `mail` worker sends each at most once, keyed by the notification id, so a notification a redelivery finds stored
- * is queued again safely in case the earlier delivery stopped before this step). Pushes to connected clients
- * belong here too. A failure throws: the worker fails the batch's messages and their redelivery comes back here.
+ * is queued again safely in case the earlier delivery stopped before this step), and pushes the fresh ones to the
+ * recipients' open live connections (best effort, never throws). A failure throws: the worker fails the batch's
+ * messages and their redelivery comes back here.
  */
 export async function onNotificationsStored(stored: readonly StoredNotification[]): Promise<void> {
-  await queueNotificationMails(stored.filter((entry) => !entry.alreadyEmailed).map((entry) => entry.item));
+  await Promise.all([
+    queueNotificationMails(stored.filter((entry) => !entry.alreadyEmailed).map((entry) => entry.item)),
+    announceFresh(stored.filter((entry) => entry.fresh).map((entry) => entry.item)),
+  ]);
+}
+
+/** Recipients announced at once: a batch can reach hundreds of recipients (a space's staff). */
+const ANNOUNCE_CONCURRENCY = 10;
+
+/**
+ * Each recipient's open connections hear of their new notifications (a redelivery that finds them stored already
+ * announces nothing again); the unread count is read only for a recipient with a connection.
+ */
+async function announceFresh(items: readonly NotificationItem[]): Promise<void> {
+  const byRecipient = Map.groupBy(items, (item) => item.user_id);
+  const recipients = [...byRecipient.entries()];
+  for (let start = 0; start < recipients.length; start += ANNOUNCE_CONCURRENCY) {
+    await Promise.all(
+      recipients
+        .slice(start, start + ANNOUNCE_CONCURRENCY)
+        .map(([recipientId, own]) =>
+          announceStoredNotifications(recipientId, own, storedUnreadCount(recipientId)),
+        ),
+    );
+  }
 }
 
 async function queueNotificationMails(items: readonly NotificationItem[]): Promise<void> {
