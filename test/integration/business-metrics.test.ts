@@ -1,4 +1,5 @@
 import type { SQSEvent } from 'aws-lambda';
+import { sqsEvent } from '../support/sqs-event.ts';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handler as sendMailWorker } from '../../functions/workers/send-mail.ts';
 import { emitNotification } from '../../shared/domain/notifications/emit-notification.ts';
@@ -42,26 +43,7 @@ function mailEvent(): SQSEvent {
     subject: 's',
     text: 't',
   });
-  return {
-    Records: [
-      {
-        messageId: `msg-${id}`,
-        receiptHandle: 'handle',
-        body,
-        attributes: {
-          ApproximateReceiveCount: '1',
-          SentTimestamp: String(Date.now()),
-          SenderId: 'local',
-          ApproximateFirstReceiveTimestamp: String(Date.now()),
-        },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:mail',
-        awsRegion: 'us-east-1',
-      },
-    ],
-  };
+  return sqsEvent('mail', [body]);
 }
 
 describe('business metrics', () => {

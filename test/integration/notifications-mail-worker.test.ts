@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
+import { sqsEvent } from '../support/sqs-event.ts';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { handler } from '../../functions/workers/send-mail.ts';
 import { db, tableName } from '../../shared/db/client.ts';
@@ -20,27 +21,7 @@ async function mailsTo(address: string): Promise<Array<{ subject: string; destin
   return store.emails.filter((email) => email.destination.to.includes(address));
 }
 
-let sequence = 0;
-function eventOf(...bodies: string[]): SQSEvent {
-  return {
-    Records: bodies.map((body) => ({
-      messageId: `msg-${Date.now()}-${sequence++}`,
-      receiptHandle: 'handle',
-      body,
-      attributes: {
-        ApproximateReceiveCount: '1',
-        SentTimestamp: String(Date.now()),
-        SenderId: 'local',
-        ApproximateFirstReceiveTimestamp: String(Date.now()),
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:mail',
-      awsRegion: 'us-east-1',
-    })),
-  };
-}
+const eventOf = (...bodies: string[]): SQSEvent => sqsEvent('mail', bodies);
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const message = (overrides: Partial<MailMessage> = {}): MailMessage => {

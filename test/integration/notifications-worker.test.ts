@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSEvent } from 'aws-lambda';
+import { sqsEvent } from '../support/sqs-event.ts';
 import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/store-notifications.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
@@ -15,27 +16,11 @@ import { createTestUser } from '../support/api.ts';
 
 /** The `notify` worker called directly with SQS events (as Lambda and the local poller call it), on DynamoDB Local. */
 
-let sequence = 0;
-function eventOf(...messages: NotifyMessage[]): SQSEvent {
-  return {
-    Records: messages.map((message) => ({
-      messageId: `msg-${Date.now()}-${sequence++}`,
-      receiptHandle: 'handle',
-      body: JSON.stringify(message),
-      attributes: {
-        ApproximateReceiveCount: '1',
-        SentTimestamp: String(Date.now()),
-        SenderId: 'local',
-        ApproximateFirstReceiveTimestamp: String(Date.now()),
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:notify',
-      awsRegion: 'us-east-1',
-    })),
-  };
-}
+const eventOf = (...messages: NotifyMessage[]): SQSEvent =>
+  sqsEvent(
+    'notify',
+    messages.map((message) => JSON.stringify(message)),
+  );
 
 const message = (
   recipientIds: number[],

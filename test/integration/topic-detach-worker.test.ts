@@ -1,4 +1,5 @@
 import type { SQSEvent } from 'aws-lambda';
+import { sqsEvent } from '../support/sqs-event.ts';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/detach-topic.ts';
@@ -83,27 +84,7 @@ async function commandsOf(run: () => Promise<unknown>): Promise<string[]> {
   return names;
 }
 
-let sequence = 0;
-const eventOf = (topicId: number): SQSEvent => ({
-  Records: [
-    {
-      messageId: `detach-${Date.now()}-${sequence++}`,
-      receiptHandle: 'handle',
-      body: JSON.stringify({ topic_id: topicId }),
-      attributes: {
-        ApproximateReceiveCount: '1',
-        SentTimestamp: String(Date.now()),
-        SenderId: 'local',
-        ApproximateFirstReceiveTimestamp: String(Date.now()),
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:topics',
-      awsRegion: 'us-east-1',
-    },
-  ],
-});
+const eventOf = (topicId: number): SQSEvent => sqsEvent('topics', [JSON.stringify({ topic_id: topicId })]);
 
 describe('issue 21 item 19: a topic delete does not wait for its feeds', () => {
   it('sends the same DynamoDB calls for a topic on 5 feeds and on 120, and detaches none of them', async () => {
