@@ -170,6 +170,7 @@ export function roundTripCases(w: World): Record<string, RoundTripCase> {
       return api('POST', `/media/${id}/complete`, { as: alice });
     },
     getMedia: () => api('GET', `/media/${w.mediaId}`, { as: alice }),
+    createLiveTicket: () => api('POST', '/live/tickets', { as: alice }),
     deleteMedia: async () => {
       const { complete } = await uploadPresigned(alice, {
         bytes: await smallPng(),
