@@ -63,6 +63,9 @@ export const postReactionKey = (postId: number, userId: number): ItemKey => ({
 });
 /** The reactions on one post (deleting the post removes them). */
 export const postReactions = (postId: number): Partition => tablePartition(`POST#${postId}`, 'REACTION#');
+/** GSI1 on a post's reaction: who reacted to a post, newest first (`GET /feeds/{id}/reactions`). */
+export const postReactionsByTime = (postId: number): Partition =>
+  indexPartition('GSI1', `POST#${postId}#REACTIONS`);
 /** One user's reaction on a comment, in the comment's partition. */
 export const commentReactionKey = (commentId: number, userId: number): ItemKey => ({
   pk: `COMMENT#${commentId}`,
