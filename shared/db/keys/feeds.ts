@@ -38,8 +38,6 @@ export const postTopicKey = (postId: number, topicId: number): ItemKey => ({
   pk: `POST#${postId}`,
   sk: `TOPIC#${pad(topicId)}`,
 });
-/** The topic links of one post. */
-export const postTopicLinks = (postId: number): Partition => tablePartition(`POST#${postId}`, 'TOPIC#');
 /** GSI3 on the link: published feeds carrying a topic (`GET /feeds?topics=`). */
 export const topicPosts = (topicId: number): Partition => indexPartition('GSI3', `TOPIC#${topicId}#POSTS`);
 /** GSI3 on the link: the other feeds carrying a topic (drafts, pending, scheduled); deleting a topic reads both. */
