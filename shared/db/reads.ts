@@ -88,7 +88,10 @@ async function batchGetRaw(
   const unique = [...new Map(keys.map((key) => [keyId(key), key])).values()];
   const found: Record<string, unknown>[] = [];
   for (let start = 0; start < unique.length; start += 100) {
-    let pending: Record<string, unknown>[] | undefined = unique.slice(start, start + 100) as never;
+    // The keys as the document client takes them (and answers back unprocessed): plain attribute maps.
+    let pending: Record<string, unknown>[] | undefined = unique
+      .slice(start, start + 100)
+      .map(({ pk, sk }) => ({ pk, sk }));
     for (let attempt = 0; pending && pending.length > 0; attempt++) {
       if (attempt >= 6) throw new Error('BatchGetItem kept returning unprocessed keys');
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
