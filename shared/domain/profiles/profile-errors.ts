@@ -1,7 +1,7 @@
 import { AppError } from '../../errors/app-error.ts';
 
 /** The profile errors of the contract ("Errors") and decisions.md ("Users, profiles and roles"). */
-export const userNotFound = () => new AppError('user_not_found', 404, 'User not found.');
+export { userNotFound } from '../../errors/app-error.ts';
 
 export const invalidUsername = () =>
   new AppError('invalid_username', 400, 'The username may hold only letters, digits, _ and -, at most 100.');
