@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { db, tableName } from './client.ts';
-import { type ItemKey, keyCondition, type Partition } from './partition.ts';
+import { type ItemKey, itemKeyId, keyCondition, type Partition } from './partition.ts';
 
 /**
  * Reads that parse what they read: every item is checked against its stored-item schema (the `<entity>-item.ts`
@@ -65,15 +65,13 @@ export async function getItems<T extends readonly unknown[]>(
         asked.map((read) => read.key),
         options.consistent ?? false,
       )
-    ).map((item) => [keyId(item as unknown as ItemKey), item]),
+    ).map((item) => [itemKeyId(item), item]),
   );
   return asked.map((read) => {
-    const item = found.get(keyId(read.key));
+    const item = found.get(itemKeyId(read.key));
     return item ? parseItem(read.schema, item) : undefined;
   }) as { [K in keyof T]: T[K] | undefined };
 }
-
-const keyId = (key: ItemKey): string => `${key.pk}\u0000${key.sk}`;
 
 /** Unparsed items by key, for db-layer helpers that read items of no one schema (sharded counter shards). */
 export const batchGetRawItems = (
@@ -85,7 +83,7 @@ async function batchGetRaw(
   keys: readonly ItemKey[],
   consistent: boolean,
 ): Promise<Record<string, unknown>[]> {
-  const unique = [...new Map(keys.map((key) => [keyId(key), key])).values()];
+  const unique = [...new Map(keys.map((key) => [itemKeyId(key), key])).values()];
   const found: Record<string, unknown>[] = [];
   for (let start = 0; start < unique.length; start += 100) {
     // The keys as the document client takes them (and answers back unprocessed): plain attribute maps.
