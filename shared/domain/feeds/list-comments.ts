@@ -3,7 +3,7 @@ import { type CommentResponse, toCommentResponses } from './comment-mapper.ts';
 import { findLikedCommentIds, queryFeedCommentPage } from './comment-repository.ts';
 import { loadVisibleFeed } from './feed-access.ts';
 
-/** The query of `GET /feeds/{id}/comments` as the contract delivers it. */
+/** The query of `GET /feeds/{id}/comments` (and of a lesson's comments) as the contract delivers it. */
 export interface ListCommentsInput {
   readonly page: number;
   readonly per_page: number;
@@ -30,6 +30,18 @@ export async function listComments(
   input: ListCommentsInput,
 ): Promise<CommentPage> {
   const { post } = await loadVisibleFeed(caller, feedId);
+  return listPostComments(caller, post, input);
+}
+
+/**
+ * One page of a post's published comments (a feed's or a lesson's), oldest first, with the caller's likes, for a
+ * caller already allowed to see the post. The total is the post's maintained `comments_count`.
+ */
+export async function listPostComments(
+  caller: Caller,
+  post: { readonly id: number; readonly comments_count: number },
+  input: ListCommentsInput,
+): Promise<CommentPage> {
   const page = await queryFeedCommentPage({
     postId: post.id,
     page: input.page,
