@@ -8,6 +8,7 @@ export * from './post-item.ts';
 export { findPostsByIds } from './feed-repository.ts';
 export { type CommentResponse, toCommentResponse, toCommentResponses } from './comment-mapper.ts';
 export { listPostComments } from './list-comments.ts';
+export { mentionRecipients } from './mention-recipients.ts';
 export {
   commentCreationActions,
   findCommentById,
