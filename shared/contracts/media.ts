@@ -6,6 +6,7 @@ import {
   MEDIA_TYPES,
 } from '../vocabulary/media.ts';
 import { idParam, integer, isoDateTime, messageResponse } from './fields.ts';
+import { OEMBED_RECORD_FIELDS } from '../vocabulary/oembed.ts';
 import { defineOperation } from './operation.ts';
 import { documentedAs, named } from './openapi-metadata.ts';
 
@@ -192,20 +193,7 @@ export const deleteMedia = defineOperation({
   ],
 });
 
-export const oembedSchema = v.pipe(
-  v.object({
-    type: v.string(),
-    provider_name: v.nullable(v.string()),
-    provider_url: v.nullable(v.string()),
-    title: v.nullable(v.string()),
-    author_name: v.nullable(v.string()),
-    thumbnail_url: v.nullable(v.string()),
-    html: v.nullable(v.string()),
-    width: v.nullable(v.number()),
-    height: v.nullable(v.number()),
-  }),
-  named('OEmbed'),
-);
+export const oembedSchema = v.pipe(v.object(OEMBED_RECORD_FIELDS), named('OEmbed'));
 
 export const getOembed = defineOperation({
   operationId: 'getOembed',

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { invalidParams } from '../errors/app-error.ts';
-import { db, tableName } from './client.ts';
+import { db } from './client.ts';
 import { decodeCursor, encodeCursor, type SourcePosition } from './cursor.ts';
-import { keyCondition, type Partition } from './partition.ts';
+import type { Partition } from './partition.ts';
 import { MAX_SKIPPED_ITEMS, type PageResult } from './query-page.ts';
-import { type ItemSchema, parseItem } from './reads.ts';
+import { type ItemSchema, parseItem, partitionQueryInput } from './reads.ts';
 
 export interface MergedPageQuery<T> {
   /** Partitions whose items form one list, ordered together by their sort keys. */
@@ -151,14 +151,9 @@ async function fetchSource<T>(
   position: SourcePosition,
 ): Promise<{ items: Fetched<T>[]; more: boolean }> {
   if (position === 'end') return { items: [], more: false };
-  const condition = keyCondition(partition);
   const result = await db().send(
     new QueryCommand({
-      TableName: tableName(),
-      ...(partition.index ? { IndexName: partition.index } : {}),
-      KeyConditionExpression: condition.expression,
-      ExpressionAttributeNames: condition.names,
-      ExpressionAttributeValues: condition.values,
+      ...partitionQueryInput(partition),
       ScanIndexForward: query.ascending,
       Limit: query.perPage,
       ...(position ? { ExclusiveStartKey: position } : {}),

@@ -105,6 +105,18 @@ async function batchGetRaw(
   return found;
 }
 
+/** The table, index and key condition of a Query of one partition: what every Query of this layer starts from. */
+export function partitionQueryInput(partition: Partition) {
+  const condition = keyCondition(partition);
+  return {
+    TableName: tableName(),
+    ...(partition.index ? { IndexName: partition.index } : {}),
+    KeyConditionExpression: condition.expression,
+    ExpressionAttributeNames: condition.names,
+    ExpressionAttributeValues: condition.values,
+  };
+}
+
 export interface QueryOptions {
   readonly ascending?: boolean;
   readonly limit?: number;
@@ -118,14 +130,9 @@ export async function queryItems<T>(
   schema: ItemSchema<T>,
   options: QueryOptions = {},
 ): Promise<T[]> {
-  const condition = keyCondition(partition);
   const result = await db().send(
     new QueryCommand({
-      TableName: tableName(),
-      ...(partition.index ? { IndexName: partition.index } : {}),
-      KeyConditionExpression: condition.expression,
-      ExpressionAttributeNames: condition.names,
-      ExpressionAttributeValues: condition.values,
+      ...partitionQueryInput(partition),
       ScanIndexForward: options.ascending ?? true,
       ...(options.limit === undefined ? {} : { Limit: options.limit }),
       ...(options.consistent ? { ConsistentRead: true } : {}),
@@ -143,16 +150,11 @@ export async function* queryAll<T>(
   schema: ItemSchema<T>,
   options: { ascending?: boolean; pageSize?: number; consistent?: boolean } = {},
 ): AsyncGenerator<T[]> {
-  const condition = keyCondition(partition);
   let startKey: Record<string, unknown> | undefined;
   do {
     const result: QueryCommandOutput = await db().send(
       new QueryCommand({
-        TableName: tableName(),
-        ...(partition.index ? { IndexName: partition.index } : {}),
-        KeyConditionExpression: condition.expression,
-        ExpressionAttributeNames: condition.names,
-        ExpressionAttributeValues: condition.values,
+        ...partitionQueryInput(partition),
         ScanIndexForward: options.ascending ?? true,
         Limit: options.pageSize ?? 200,
         ExclusiveStartKey: startKey,
