@@ -120,9 +120,10 @@ export async function runIdempotent(
   }
 }
 
-/** A replay: the first answer, with this request's id and the replay mark. */
 /** An answer as the idempotency store's JSON (its fields are strings, numbers, booleans and string lists). */
 const asJson = (result: HttpResult): JSONValue => JSON.parse(JSON.stringify(result));
+
+/** A replay: the first answer, with this request's id and the replay mark. */
 
 function replayed(response: HttpResult, requestId: string): HttpResult {
   return {
