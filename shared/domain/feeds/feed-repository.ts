@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import {
   authorPosts,
   feedStats,
+  feedStatusStats,
   postKey,
   postReactionKey,
   postReactions,
@@ -9,11 +10,13 @@ import {
   spacePosts,
   topicFeedStatsKey,
   topicPosts,
+  unpublishedPostsShards,
 } from '../../db/keys/feeds.ts';
 import { spacePostCounts } from '../../db/keys/spaces.ts';
 import { userStatsKey } from '../../db/keys/users.ts';
 import type { Partition } from '../../db/partition.ts';
 import { readShardedTotals } from '../../db/sharded-counters.ts';
+import { queryMergedPage } from '../../db/merged-page.ts';
 import { MAX_SKIPPED_ITEMS, type PageResult, queryPage } from '../../db/query-page.ts';
 import { timeSort } from '../../db/keys/sort.ts';
 import { invalidParams } from '../../errors/app-error.ts';
@@ -78,6 +81,15 @@ export type Counters = Readonly<Record<string, number>>;
  */
 export async function findFeedStats(): Promise<Counters> {
   const [totals] = await readShardedTotals([feedStats()], { consistent: true });
+  return totals ?? {};
+}
+
+/**
+ * The site's unpublished-feed totals by status (`draft`, `pending`, `scheduled`), summed over their shards in one
+ * BatchGetItem, consistent like the page they total.
+ */
+export async function findFeedStatusTotals(): Promise<Counters> {
+  const [totals] = await readShardedTotals([feedStatusStats()], { consistent: true });
   return totals ?? {};
 }
 
@@ -176,6 +188,26 @@ export async function queryTimelinePage(query: FeedPageQuery): Promise<PostListi
     .sort((a, b) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0))
     .slice(offset, window)
     .map(({ listing }) => listing);
+}
+
+/**
+ * Every author's unpublished feeds in one status, newest first: the status list's shards (G3 `FEEDS#<STATUS>#<n>`
+ * on the listings) merged by sort key, key conditions only. Page 1 reads at most per_page small entries per shard;
+ * page N walks the N-1 pages before it (paginator C has no cursor), bounded like queryPage's skip.
+ */
+export async function queryUnpublishedFeedPage(
+  status: FeedStatus,
+  query: Omit<FeedPageQuery, 'filter'>,
+): Promise<PostListing[]> {
+  const page = await queryMergedPage({
+    sources: unpublishedPostsShards(status),
+    schema: PostListingSchema,
+    ascending: false,
+    page: query.page,
+    perPage: query.perPage,
+    total: query.total,
+  });
+  return page.items;
 }
 
 /** The published feeds of one space, newest first (G2 on the listings). */
