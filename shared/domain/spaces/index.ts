@@ -12,4 +12,4 @@ export {
   findSpaceWithMembership,
   findSpacesByIds,
 } from './space-repository.ts';
-export { type SpaceCore, toSpaceCore } from './space-mapper.ts';
+export { type SpaceCore, type SpaceSummary, toSpaceCore, toSpaceSummary } from './space-mapper.ts';
