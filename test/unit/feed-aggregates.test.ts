@@ -37,10 +37,11 @@ const post = (overrides: Partial<PostItem> = {}): PostItem => ({
 
 /** The timeline totals' shard that feed 9 moves (its id chooses it). */
 const TIMELINE = `${shardKey(feedStats(), shardOf(feedStats(), 9)).pk} STATS`;
-/** The site's unpublished-status totals' shard that feed 9 moves. */
-const STATUS_TOTALS = `${shardKey(feedStatusStats(), shardOf(feedStatusStats(), 9)).pk} STATS`;
 /** Space 7's posts_count shard that feed 9 moves. */
 const SPACE_POSTS = `${shardKey(spacePostCounts(7), shardOf(spacePostCounts(7), 9)).pk} POSTCOUNT`;
+
+/** The site's unpublished-status totals' shard that feed 9 moves. */
+const STATUS_TOTALS = `${shardKey(feedStatusStats(), shardOf(feedStatusStats(), 9)).pk} STATS`;
 
 const flat = (aggregates: ReturnType<typeof feedAggregates>) =>
   Object.fromEntries(
@@ -156,7 +157,7 @@ describe('the timeline totals', () => {
     );
     expect(shards.size).toBe(feedStats().shards);
     const changes = feedAggregateChanges(post({ id: 77 }), post({ id: 77, status: 'draft' }));
-    const timeline = changes.filter((change) => /^FEEDS#S\d+$/.test(change.key.pk));
+    const timeline = changes.filter((change) => change.key.pk.startsWith('FEEDS#'));
     expect(timeline).toHaveLength(1);
     expect(timeline[0]?.key).toEqual(shardKey(feedStats(), shardOf(feedStats(), 77)));
   });

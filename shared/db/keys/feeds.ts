@@ -103,9 +103,9 @@ export const feedStats = (): ShardedAggregate => shardedAggregate(feedStatsKey()
 /**
  * Unpublished-feed totals of the status lists above: one counter per status (`draft`, `pending`, `scheduled`),
  * moved in the transaction of every feed write that enters or leaves the status, spread over 4 shards
- * (`FEEDS#STATUS#S<n>` / `STATS`, the feed's id choosing its shard) and summed on read.
+ * (`FEEDSTATUS#S<n>` / `STATS`, the feed's id choosing its shard) and summed on read.
  */
-export const feedStatusStatsKey = (): ItemKey => ({ pk: 'FEEDS#STATUS', sk: 'STATS' });
+export const feedStatusStatsKey = (): ItemKey => ({ pk: 'FEEDSTATUS', sk: 'STATS' });
 export const feedStatusStats = (): ShardedAggregate => shardedAggregate(feedStatusStatsKey(), 4);
 
 /**

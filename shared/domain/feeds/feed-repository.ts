@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import {
   authorPosts,
   feedStats,
-  feedStatusStats,
   postKey,
   postReactionKey,
   postReactions,
@@ -10,7 +9,6 @@ import {
   spacePosts,
   topicFeedStatsKey,
   topicPosts,
-  unpublishedPostsShards,
 } from '../../db/keys/feeds.ts';
 import { spacePostCounts } from '../../db/keys/spaces.ts';
 import { userStatsKey } from '../../db/keys/users.ts';
@@ -80,15 +78,6 @@ export type Counters = Readonly<Record<string, number>>;
  */
 export async function findFeedStats(): Promise<Counters> {
   const [totals] = await readShardedTotals([feedStats()], { consistent: true });
-  return totals ?? {};
-}
-
-/**
- * The site's unpublished-feed totals by status (`draft`, `pending`, `scheduled`), summed over their shards in one
- * BatchGetItem, consistent like the page they total.
- */
-export async function findFeedStatusTotals(): Promise<Counters> {
-  const [totals] = await readShardedTotals([feedStatusStats()], { consistent: true });
   return totals ?? {};
 }
 
@@ -188,36 +177,6 @@ export async function queryTimelinePage(query: FeedPageQuery): Promise<PostListi
     .slice(offset, window)
     .map(({ listing }) => listing);
 }
-
-/**
- * Every author's unpublished feeds in one status, newest first: the status list's shards (G3 `FEEDS#<STATUS>#<n>`
- * on the listings), each read for its first (offset + per_page) entries in parallel (key conditions only), merged
- * by sort key and cut to the page. Page 1 reads at most per_page small entries per shard, whatever the number of
- * such feeds. Paginator C has no cursor, so page N reads each shard's window in one Query per MB (not page after
- * page, which would take N serial rounds); a window over 100 000 is refused, as for the timeline.
- */
-export async function queryUnpublishedFeedPage(
-  status: FeedStatus,
-  query: Omit<FeedPageQuery, 'filter'>,
-): Promise<PostListing[]> {
-  const offset = (query.page - 1) * query.perPage;
-  if (query.total !== undefined && offset >= query.total) return [];
-  const window = offset + query.perPage;
-  if (window > MAX_SKIPPED_ITEMS) {
-    throw invalidParams({ page: `is too deep for this list (at most ${MAX_SKIPPED_ITEMS} feeds in)` });
-  }
-  const shards = await Promise.all(
-    unpublishedPostsShards(status).map((partition) => listingPage(partition, { page: 1, perPage: window })),
-  );
-  return newestFirst(shards.flatMap((shard) => shard.items)).slice(offset, window);
-}
-
-/** Listing entries of several partitions in one list's order (newest first by `timeSort`). */
-const newestFirst = (listings: readonly PostListing[]): PostListing[] =>
-  listings
-    .map((listing) => ({ listing, sort: timeSort(listing.created_at, listing.post_id) }))
-    .sort((a, b) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0))
-    .map(({ listing }) => listing);
 
 /** The published feeds of one space, newest first (G2 on the listings). */
 export const querySpaceFeedPage = async (spaceId: number, query: FeedPageQuery) =>

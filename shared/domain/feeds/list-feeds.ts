@@ -17,7 +17,6 @@ import { type FeedResponse, findFeedContext, toFeedResponse, toFeedResponses } f
 import {
   type Counters,
   findFeedStats,
-  findFeedStatusTotals,
   findSpacePostCount,
   findLikedPostIds,
   findUserStats,
@@ -26,10 +25,10 @@ import {
   queryAuthorFeedPage,
   querySpaceFeedPage,
   queryTimelinePage,
-  queryUnpublishedFeedPage,
 } from './feed-repository.ts';
 import type { FeedStatus, PostItem } from './post-item.ts';
 import { listTopicFeeds } from './list-topic-feeds.ts';
+import { findFeedStatusTotals, queryUnpublishedFeedPage } from './status-list-repository.ts';
 
 /** The query of `GET /feeds` as the contract delivers it (defaults applied there). */
 export interface ListFeedsInput {
