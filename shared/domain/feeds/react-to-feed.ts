@@ -1,16 +1,18 @@
+import { noRead, readTogether } from '../../db/read-together.ts';
 import { invalidParams } from '../../errors/app-error.ts';
 import type { Caller } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
-import { findCommentById } from './comment-repository.ts';
-import { loadVisibleFeed } from './feed-access.ts';
+import { userRead } from '../users/index.ts';
+import { commentRead } from './comment-repository.ts';
+import { existingFeed, feedMembershipRead, feedRead, visibleFeed } from './feed-access.ts';
 import { feedNotFound } from './feed-errors.ts';
 import { notifyReaction } from './feed-notifications.ts';
 import { type ReactionItem, type ReactionType, reactionKeyOf } from './reaction-item.ts';
 import {
   addReaction,
   findReactionsCount,
-  hasReaction,
   type ReactionStep,
+  reactionPresenceRead,
   removeReaction,
 } from './reaction-repository.ts';
 
@@ -28,29 +30,36 @@ const MAX_ROUNDS = 10;
 
 /**
  * `POST /feeds/{id}/react`: toggles the caller's like on a feed the caller may see (404 `not_found` otherwise) or
- * on one of its comments. Whether the caller's reaction exists is read (consistently) together with the feed, and
- * decides the one transaction: adding creates the reaction only if absent and adds 1 to the object's
- * `reactions_count`; removing deletes it only if present and subtracts 1 (issue 21 item 20: an unlike is one
- * transaction, not a failed add followed by the remove). Two users liking at once give 2; a second like by the same user removes the first. Answers the
- * new state and the count read after the write; a like (not an unlike) notifies the content's author.
+ * on one of its comments. Read together, consistently, in one BatchGetItem: the feed, the comment, the caller's
+ * reaction on the object and the caller's user item (the name a `new_reaction` gives them); then the membership
+ * that decides visibility. The reaction decides the one transaction: adding creates the reaction only if absent
+ * and adds 1 to the object's `reactions_count`; removing deletes it only if present and subtracts 1 (issue 21 item
+ * 20). Two users liking at once give 2; a second like by the same user removes the first. The answer's count is
+ * the count after this write: the first transaction is also conditioned on the count read, so it is that count
+ * ± 1 with no read after the write (three rounds). Should the count have moved meanwhile (another like of the same
+ * object), the toggle is made without that condition and the count read after it. A like (not an unlike) notifies
+ * the content's author.
  */
 export async function reactToFeed(
   caller: Caller,
   feedId: number,
   input: ReactInput,
 ): Promise<{ message: string; data: { liked: boolean; reactions_count: number } }> {
-  const [{ post }, comment, likedBefore] = await Promise.all([
-    loadVisibleFeed(caller, feedId),
-    input.comment_id === undefined ? undefined : findCommentById(input.comment_id),
+  const reactionKey = reactionKeyOf({
+    object_type: input.comment_id === undefined ? 'post' : 'comment',
+    object_id: input.comment_id ?? feedId,
+    user_id: caller.id,
+  });
+  const [found, comment, likedBefore, actorUser] = await readTogether([
+    feedRead(feedId, { consistent: true }),
+    input.comment_id === undefined ? noRead(undefined) : commentRead(input.comment_id),
     // The caller's reaction on the object asked for; an id that is not a comment of this feed is refused below.
-    hasReaction(
-      reactionKeyOf({
-        object_type: input.comment_id === undefined ? 'post' : 'comment',
-        object_id: input.comment_id ?? feedId,
-        user_id: caller.id,
-      }),
-    ),
+    reactionPresenceRead(reactionKey),
+    userRead(caller.id),
   ]);
+  const feed = existingFeed(found);
+  const [membership] = await readTogether([feedMembershipRead(caller, feed)]);
+  const { post } = visibleFeed(caller, feed, membership);
   if (input.comment_id !== undefined && (!comment || comment.post_id !== post.id)) {
     throw invalidParams({ comment_id: 'is not a comment of this feed' });
   }
@@ -61,11 +70,10 @@ export async function reactToFeed(
     type: input.react_type,
     created_at: nowIso(),
   };
-  const liked = await toggle(reaction, post.id, likedBefore);
-  const count = await findReactionsCount(reaction);
-  if (count === undefined) throw feedNotFound();
+  const seen = comment ? comment.reactions_count : post.reactions_count;
+  const { liked, count } = await toggle(reaction, post.id, likedBefore, seen);
   if (liked) {
-    await notifyReaction(caller, post, {
+    await notifyReaction({ caller, user: actorUser }, post, {
       objectType: comment ? 'comment' : 'feed',
       objectId: reaction.object_id,
       authorId: comment ? comment.user_id : post.user_id,
@@ -78,14 +86,33 @@ export async function reactToFeed(
   };
 }
 
-/** One transaction per round, chosen by the state read; a lost race means the state flipped: try the other. */
-async function toggle(reaction: ReactionItem, feedId: number, likedBefore: boolean): Promise<boolean> {
+/**
+ * One transaction per round, chosen by the state read; a lost race means the state flipped: try the other. The
+ * first round is conditioned on the count read (`seen`), so its count after is known; once that condition has
+ * failed, the rounds go without it and the count is read after the write.
+ */
+async function toggle(
+  reaction: ReactionItem,
+  feedId: number,
+  likedBefore: boolean,
+  seen: number,
+): Promise<{ liked: boolean; count: number }> {
   let liked = likedBefore;
+  let expected: number | undefined = seen;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const step: ReactionStep = liked ? await removeReaction(reaction) : await addReaction(reaction, feedId);
-    if (step === 'written') return !liked;
+    const step: ReactionStep = liked
+      ? await removeReaction(reaction, expected)
+      : await addReaction(reaction, feedId, expected);
+    if (step === 'written') {
+      if (expected !== undefined) return { liked: !liked, count: expected + (liked ? -1 : 1) };
+      const count = await findReactionsCount(reaction);
+      if (count === undefined) throw feedNotFound();
+      return { liked: !liked, count };
+    }
     if (step === 'object_gone') throw feedNotFound();
-    liked = !liked;
+    // The count read is stale either way: go on without it.
+    expected = undefined;
+    if (step === 'reaction_state_changed') liked = !liked;
   }
   throw new Error('A reaction kept changing while it was toggled');
 }
