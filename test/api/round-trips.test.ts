@@ -46,12 +46,6 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     writes: 0,
     why: 'post read twice (get, then batch), space, authors and topics apart',
   },
-  deleteFeed: {
-    rounds: 5,
-    reads: 4,
-    writes: 1,
-    why: 'after the delete, its reactions and comments are queried in series',
-  },
   // Topics (helper feeds: topic aggregates).
   listTopics: {
     rounds: 2,

@@ -35,6 +35,12 @@ export const postTimelineShards = (): Partition[] =>
 export const postTimelineOf = (postId: number): Partition =>
   postTimelineShard(spreadOver(postId, TIMELINE_SHARDS));
 
+/**
+ * The marker of a deleted feed whose likes and comments are still being removed (by the `feeds` worker), in the
+ * post's partition: a retried delete that finds it sends the work again.
+ */
+export const postSweepKey = (postId: number): ItemKey => ({ pk: `POST#${postId}`, sk: 'SWEEP' });
+
 /** The feed ↔ topic link, in the post's partition; GSI3 lists the published feeds carrying a topic. */
 export const postTopicKey = (postId: number, topicId: number): ItemKey => ({
   pk: `POST#${postId}`,

@@ -22,66 +22,45 @@ import { type ReactionItem, reactionKeyOf, storedReaction } from './reaction-ite
 const targetKey = (reaction: Pick<ReactionItem, 'object_type' | 'object_id'>): ItemKey =>
   reaction.object_type === 'post' ? postKey(reaction.object_id) : commentKey(reaction.object_id);
 
-/**
- * Why a toggle step did not write: the reaction was (or was not) there already, or its object is gone, or (a step
- * conditioned on the count read) the object is gone or its count moved: the two are not told apart.
- */
-export type ReactionStep = 'written' | 'reaction_state_changed' | 'object_gone' | 'object_changed';
+/** Why a toggle step did not write: the reaction was (or was not) there already, or its object is gone. */
+export type ReactionStep = 'written' | 'reaction_state_changed' | 'object_gone';
 
-/**
- * Action 0 is always the reaction: its condition failing means another request toggled it first. `seen`: the
- * object's count was conditioned on (the count after the write is then `seen` ± 1, known without a read).
- */
-async function step(actions: TransactAction[], seen: number | undefined): Promise<ReactionStep> {
+/** Action 0 is always the reaction: its condition failing means another request toggled it first. */
+async function step(actions: TransactAction[]): Promise<ReactionStep> {
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
-  if (outcome.failed.includes(0)) return 'reaction_state_changed';
-  return seen !== undefined && outcome.failed.includes(1) ? 'object_changed' : 'object_gone';
-}
-
-/** The object's count update: `delta` on the condition that the object exists (and, given `seen`, its count is it). */
-function countUpdate(reaction: ReactionItem, delta: 1 | -1, seen: number | undefined): TransactAction {
-  const conditions = ['attribute_exists(pk)'];
-  const values: Record<string, number> = { ':delta': delta };
-  if (delta < 0) {
-    conditions.push('reactions_count >= :one');
-    values[':one'] = 1;
-  }
-  if (seen !== undefined) {
-    conditions.push('reactions_count = :seen');
-    values[':seen'] = seen;
-  }
-  return updateAction(targetKey(reaction), {
-    UpdateExpression: 'ADD reactions_count :delta',
-    ConditionExpression: conditions.join(' AND '),
-    ExpressionAttributeValues: values,
-  });
+  return outcome.failed.includes(0) ? 'reaction_state_changed' : 'object_gone';
 }
 
 /**
  * Adds the like: the reaction (absent until now) and `ADD reactions_count 1` on its object, which must exist; a
  * like on a comment also checks that the comment's feed still exists (a deleted feed sweeps its comments).
  */
-export function addReaction(reaction: ReactionItem, feedId: number, seen?: number): Promise<ReactionStep> {
+export function addReaction(reaction: ReactionItem, feedId: number): Promise<ReactionStep> {
   const actions: TransactAction[] = [
     putAction(storedReaction(reaction), { ifAbsent: true }),
-    countUpdate(reaction, 1, seen),
+    updateAction(targetKey(reaction), {
+      UpdateExpression: 'ADD reactions_count :one',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
   ];
   if (reaction.object_type === 'comment') {
     actions.push(conditionCheckAction(postKey(feedId), { ConditionExpression: 'attribute_exists(pk)' }));
   }
-  return step(actions, seen);
+  return step(actions);
 }
 
 /** Removes the like: the reaction (present until now) and `ADD reactions_count -1`, never below zero. */
-export function removeReaction(reaction: ReactionItem, seen?: number): Promise<ReactionStep> {
-  return step(
-    [
-      deleteAction(reactionKeyOf(reaction), { ConditionExpression: 'attribute_exists(pk)' }),
-      countUpdate(reaction, -1, seen),
-    ],
-    seen,
-  );
+export function removeReaction(reaction: ReactionItem): Promise<ReactionStep> {
+  return step([
+    deleteAction(reactionKeyOf(reaction), { ConditionExpression: 'attribute_exists(pk)' }),
+    updateAction(targetKey(reaction), {
+      UpdateExpression: 'ADD reactions_count :minus',
+      ConditionExpression: 'attribute_exists(pk) AND reactions_count >= :one',
+      ExpressionAttributeValues: { ':minus': -1, ':one': 1 },
+    }),
+  ]);
 }
 
 const PresenceSchema = v.object({ user_id: v.pipe(v.number(), v.integer()) });
