@@ -39,7 +39,7 @@ export const FEED_ROUTES = [
     method: 'DELETE',
     path: '/feeds/{feed_id}',
     access: 'authenticated',
-    grants: { table: 'readWrite' },
+    grants: { table: 'readWrite', sendTo: ['feeds'] },
   },
   {
     operationId: 'listFeedComments',

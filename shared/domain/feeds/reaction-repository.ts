@@ -3,6 +3,7 @@ import { commentKey, postKey, postReactionsByTime } from '../../db/keys/feeds.ts
 import type { ItemKey } from '../../db/partition.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
 import { getItem } from '../../db/reads.ts';
+import { type KeyedRead, itemRead, mapRead } from '../../db/read-together.ts';
 import {
   conditionCheckAction,
   deleteAction,
@@ -65,10 +66,12 @@ export function removeReaction(reaction: ReactionItem): Promise<ReactionStep> {
 
 const PresenceSchema = v.object({ user_id: v.pipe(v.number(), v.integer()) });
 
-/** Whether the reaction exists now (consistent: the toggle decides its one transaction from it). */
-export async function hasReaction(key: ItemKey): Promise<boolean> {
-  return (await getItem(key, PresenceSchema, { consistent: true })) !== undefined;
-}
+/**
+ * Whether the reaction exists now, as a read to send with others in one BatchGetItem (read-together.ts):
+ * consistent, as the toggle decides its one transaction from it.
+ */
+export const reactionPresenceRead = (key: ItemKey): KeyedRead<boolean> =>
+  mapRead(itemRead(key, PresenceSchema, { consistent: true }), (found) => found !== undefined);
 
 const CountSchema = v.object({ reactions_count: v.pipe(v.number(), v.integer()) });
 
