@@ -59,6 +59,15 @@ const uploadedFile = v.pipe(
   documentedAs({ type: 'string', format: 'binary', description: 'The file (multipart uploads).' }),
 );
 
+/** What a stored file is: its type and size, its pixel size and thumbnail (images; null otherwise). */
+const storedFileEntries = {
+  file_type: v.picklist(MEDIA_TYPES),
+  file_size: integer(),
+  width: v.nullable(integer()),
+  height: v.nullable(integer()),
+  thumbnail_url: v.nullable(v.string()),
+};
+
 /** The upload answer's `data` (contract "Upload"). */
 export const uploadedMediaSchema = v.pipe(
   v.object({
@@ -67,11 +76,7 @@ export const uploadedMediaSchema = v.pipe(
     status: v.literal('active'),
     file_name: v.string(),
     file_url: v.string(),
-    file_type: v.picklist(MEDIA_TYPES),
-    file_size: integer(),
-    width: v.nullable(integer()),
-    height: v.nullable(integer()),
-    thumbnail_url: v.nullable(v.string()),
+    ...storedFileEntries,
     created_at: isoDateTime(),
   }),
   named('UploadedMedia'),
@@ -157,11 +162,7 @@ export const mediaSchema = v.pipe(
     file_name: v.string(),
     file_path: v.string(),
     file_url: v.string(),
-    file_type: v.picklist(MEDIA_TYPES),
-    file_size: integer(),
-    width: v.nullable(integer()),
-    height: v.nullable(integer()),
-    thumbnail_url: v.nullable(v.string()),
+    ...storedFileEntries,
     object_source: v.nullable(v.picklist(MEDIA_OBJECT_SOURCES)),
     object_id: v.nullable(integer()),
     status: v.picklist(['active', 'deleted']),
