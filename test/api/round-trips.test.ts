@@ -96,24 +96,12 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     writes: 1,
     why: 'topic, its feeds (listed and unlisted), children, write, then a sweep',
   },
-  // Quizzes and courses (helper ids: SEQ#quiz_submission, SEQ#comment, course and quiz stats).
-  submitQuiz: {
-    rounds: 3,
-    reads: 6,
-    writes: 2,
-    why: 'course, lesson, progress, student, attempts read apart; SEQ then the write',
-  },
+  // Quizzes and courses (helper ids: SEQ#comment, course and quiz stats).
   listQuizResults: {
     rounds: 3,
     reads: 6,
     writes: 0,
     why: 'stats apart from the course batch; two index ranges; users and lessons',
-  },
-  gradeQuizResult: {
-    rounds: 4,
-    reads: 7,
-    writes: 1,
-    why: 'course, membership, grader, submission, attempt (twice), lesson',
   },
   createLessonComment: {
     rounds: 4,

@@ -1,0 +1,111 @@
+import { quizAnswersKey, quizAttemptKey, quizKey, quizSubmissionKey } from '../../db/keys/courses.ts';
+import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
+import { userKey } from '../../db/keys/users.ts';
+import { getItems } from '../../db/reads.ts';
+import {
+  type CourseProgress,
+  type CourseProgressItem,
+  courseProgressOf,
+  courseProgressRead,
+  type QuizItem,
+  QuizItemSchema,
+} from '../courses/index.ts';
+import {
+  type MembershipItem,
+  MembershipItemSchema,
+  type SpaceItem,
+  SpaceItemSchema,
+} from '../spaces/index.ts';
+import { type UserItem, UserItemSchema } from '../users/index.ts';
+import {
+  type QuizAnswers,
+  QuizAnswersSchema,
+  type QuizSubmission,
+  QuizSubmissionSchema,
+} from './quiz-submission-item.ts';
+
+/**
+ * The independent items a submission decides on, in one BatchGetItem (ACCESS_PATTERNS.md, "Quizzes"): the course,
+ * the caller's membership, progress and profile, and the lesson's quiz. Eventually consistent: the transaction's
+ * conditions (slot, progress set) protect what the decision relies on, and a refused one re-reads consistently.
+ */
+export async function findSubmissionContext(
+  courseId: number,
+  userId: number,
+  lessonId: number,
+): Promise<{
+  course: SpaceItem | undefined;
+  membership: MembershipItem | undefined;
+  progress: CourseProgress;
+  quiz: QuizItem | undefined;
+  student: UserItem | undefined;
+}> {
+  const [course, membership, progressItem, quiz, student] = await getItems<
+    [SpaceItem, MembershipItem, CourseProgressItem, QuizItem, UserItem]
+  >([
+    { key: spaceKey(courseId), schema: SpaceItemSchema },
+    { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
+    courseProgressRead(courseId, userId),
+    { key: quizKey(lessonId), schema: QuizItemSchema },
+    { key: userKey(userId), schema: UserItemSchema },
+  ]);
+  return { course, membership, progress: courseProgressOf(membership, progressItem), quiz, student };
+}
+
+/**
+ * What a grading decides on before it knows the submission's student: the course, the grader's membership and
+ * profile, and the submission's id pointer, in one strongly consistent BatchGetItem.
+ */
+export async function findGradingContext(
+  courseId: number,
+  graderId: number,
+  submissionId: number,
+): Promise<{
+  course: SpaceItem | undefined;
+  membership: MembershipItem | undefined;
+  grader: UserItem | undefined;
+  pointer: QuizSubmission | undefined;
+}> {
+  const [course, membership, grader, pointer] = await getItems<
+    [SpaceItem, MembershipItem, UserItem, QuizSubmission]
+  >(
+    [
+      { key: spaceKey(courseId), schema: SpaceItemSchema },
+      { key: membershipKey(courseId, graderId), schema: MembershipItemSchema },
+      { key: userKey(graderId), schema: UserItemSchema },
+      { key: quizSubmissionKey(submissionId), schema: QuizSubmissionSchema },
+    ],
+    { consistent: true },
+  );
+  return { course, membership, grader, pointer };
+}
+
+/**
+ * The graded attempt as it is now (its slot: the revision the grading's condition names), its answers, the quiz,
+ * and the student's membership and progress (a grading that makes the attempt pass completes the lesson), in one
+ * strongly consistent BatchGetItem.
+ */
+export async function findGradingTarget(
+  pointer: Pick<QuizSubmission, 'course_id' | 'user_id' | 'lesson_id' | 'attempt_number'>,
+): Promise<{
+  before: QuizSubmission | undefined;
+  answers: QuizAnswers | undefined;
+  quiz: QuizItem | undefined;
+  membership: MembershipItem | undefined;
+  progress: CourseProgress;
+}> {
+  const { course_id: courseId, user_id: userId, lesson_id: lessonId, attempt_number: attempt } = pointer;
+  const [before, answers, quiz, membership, progressItem] = await getItems<
+    [QuizSubmission, QuizAnswers, QuizItem, MembershipItem, CourseProgressItem]
+  >(
+    [
+      { key: quizAttemptKey(courseId, userId, lessonId, attempt), schema: QuizSubmissionSchema },
+      { key: quizAnswersKey(courseId, userId, lessonId, attempt), schema: QuizAnswersSchema },
+      { key: quizKey(lessonId), schema: QuizItemSchema },
+      { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
+      courseProgressRead(courseId, userId),
+    ],
+    { consistent: true },
+  );
+  return { before, answers, quiz, membership, progress: courseProgressOf(membership, progressItem) };
+}
