@@ -136,24 +136,6 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     writes: 0,
     why: '3 rounds; reads: username, settings, user, memberships, then spaces, memberships and one stats item per space',
   },
-  followMember: {
-    rounds: 5,
-    reads: 4,
-    writes: 1,
-    why: "username, user, write, the actor's name for new_follower (queued, no write), then the count re-read",
-  },
-  unfollowMember: {
-    rounds: 4,
-    reads: 3,
-    writes: 1,
-    why: 'username, user (readability), write, consistent re-read of the count',
-  },
-  listFollowers: {
-    rounds: 3,
-    reads: 4,
-    writes: 0,
-    why: "3 rounds; 4 reads: username, user beside the page, then the followers' items",
-  },
 };
 
 /** Routes no request of this file may make, and why (they are measured nowhere else either). */
