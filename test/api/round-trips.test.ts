@@ -99,15 +99,9 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
   // Quizzes and courses (helper ids: SEQ#comment, course and quiz stats).
   listQuizResults: {
     rounds: 3,
-    reads: 6,
+    reads: 4,
     writes: 0,
-    why: 'stats apart from the course batch; two index ranges; users and lessons',
-  },
-  createLessonComment: {
-    rounds: 4,
-    reads: 5,
-    writes: 2,
-    why: 'settings and author apart; SEQ#comment; the author re-read after',
+    why: 'course, membership and stats in one batch; the default status=all merges two index ranges (two Queries); then the page’s users and lessons in one batch',
   },
   // Spaces and invitations.
   searchSpaceUsers: {
@@ -132,9 +126,9 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
   },
   listProfileSpaces: {
     rounds: 3,
-    reads: 7,
+    reads: 5,
     writes: 0,
-    why: '3 rounds; reads: username, settings, user, memberships, then spaces, memberships and one stats item per space',
+    why: '3 rounds; reads: username ∥ settings, user ∥ memberships, then spaces, their stats and the caller’s memberships in one batch',
   },
 };
 

@@ -4,6 +4,7 @@ import { IdTaken } from '../../db/ids.ts';
 import { courseCompletionStats, courseLessons, courseStatsKey, quizKey } from '../../db/keys/courses.ts';
 import { commentKey, courseComments, postKey } from '../../db/keys/feeds.ts';
 import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
+import { userKey } from '../../db/keys/users.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
 import { shardKeys } from '../../db/sharded-counters.ts';
 import { batchGetItems, getItem, getItems, queryItems } from '../../db/reads.ts';
@@ -43,6 +44,7 @@ import {
   courseProgressOf,
   courseProgressRead,
 } from './course-progress.ts';
+import { type UserItem, UserItemSchema } from '../users/index.ts';
 import type { LessonCompletionPlan } from './lesson-completion.ts';
 
 /** Lessons, quizzes and course progress, one method per access pattern (ACCESS_PATTERNS.md, "Quizzes" and "Course administration"). */
@@ -124,6 +126,34 @@ export async function findCourseAndMembership(
     { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
   ]);
   return { course, membership };
+}
+
+/**
+ * What a lesson comment decides on, in one BatchGetItem: the course, the caller's membership and user item, the
+ * lesson and (for a reply) the parent comment.
+ */
+export async function findLessonCommentContext(
+  courseId: number,
+  lessonId: number,
+  userId: number,
+  parentId: number | null,
+): Promise<{
+  course: SpaceItem | undefined;
+  membership: MembershipItem | undefined;
+  lesson: PostItem | undefined;
+  author: UserItem | undefined;
+  parent: CommentItem | undefined;
+}> {
+  const [course, membership, lesson, author, parent] = await getItems<
+    [SpaceItem, MembershipItem, PostItem, UserItem, CommentItem]
+  >([
+    { key: spaceKey(courseId), schema: SpaceItemSchema },
+    { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
+    { key: postKey(lessonId), schema: PostItemSchema },
+    { key: userKey(userId), schema: UserItemSchema },
+    ...(parentId === null ? [] : [{ key: commentKey(parentId), schema: CommentItemSchema }]),
+  ] as never);
+  return { course, membership, lesson, author, parent };
 }
 
 /**

@@ -26,10 +26,29 @@ export async function loadParticipantLesson(
     findCourseAndMembership(courseId, caller.id),
     findLessonPosts([lessonId]),
   ]);
+  return participantLesson(caller, courseId, lessonId, { course, membership, lesson: lessons.get(lessonId) });
+}
+
+/** The refusals of `loadParticipantLesson`, on items the caller read in a batch of its own. */
+export function participantLesson(
+  caller: Caller,
+  courseId: number,
+  lessonId: number,
+  found: {
+    readonly course: SpaceItem | undefined;
+    readonly membership: MembershipItem | undefined;
+    readonly lesson: PostItem | undefined;
+  },
+): ParticipantLesson {
+  const { course, membership, lesson } = found;
   if (course?.type !== 'course' || hidesCourse(caller, course, membership)) throw courseNotFound();
   if (!isEnrolled(caller, membership)) throw notCourseParticipant();
-  const lesson = lessons.get(lessonId);
-  if (lesson?.type !== 'course_lesson' || lesson.course_id !== courseId || lesson.status !== 'published')
+  if (
+    lesson?.id !== lessonId ||
+    lesson.type !== 'course_lesson' ||
+    lesson.course_id !== courseId ||
+    lesson.status !== 'published'
+  )
     throw lessonNotFound();
   return { course, lesson, membership };
 }

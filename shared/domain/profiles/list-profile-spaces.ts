@@ -1,5 +1,5 @@
 import { type Caller, canViewProfileSpaces, isOwnerOrModerator, isSpaceMember } from '../auth/index.ts';
-import { findActiveMemberships, findMemberships, findSpaceStats, findSpacesByIds } from '../spaces/index.ts';
+import { findActiveMemberships, findSpacesWithStatsAndMemberships } from '../spaces/index.ts';
 import { spacesHidden } from './profile-errors.ts';
 import { type ProfileSpaceResponse, toProfileSpace } from './profile-space-mapper.ts';
 import { withReadableProfile } from './profile-user.ts';
@@ -10,8 +10,8 @@ import { userSpaceVisibility } from './space-visibility.ts';
  * and community moderators, else 403 `permission_failed`); only the community spaces the member actively belongs
  * to, in joining order; secret spaces only for the owner and community moderators; `members_count` 0 where
  * `hide_members_count` is on and the caller is not a member of the space (nor a community moderator). Cost:
- * O(the member's spaces): the membership index (beside the profile), then in one round one BatchGetItem of
- * spaces, one of the caller's memberships, and the spaces' stats items.
+ * O(the member's spaces): the membership index (beside the profile), then one BatchGetItem of the spaces, their
+ * stats items and the caller's memberships of them (one per 33 spaces, in parallel).
  */
 export async function listProfileSpaces(
   caller: Caller,
@@ -31,13 +31,13 @@ export async function listProfileSpaces(
   if (!canViewProfileSpaces(caller, user.id, visibility)) throw spacesHidden();
 
   const spaceIds = memberships.map((membership) => membership.space_id);
-  // Spaces, the caller's memberships and every space's counters in one round (a hidden count is read for nothing).
-  const [spaces, callerMemberships, stats] = await Promise.all([
-    findSpacesByIds(spaceIds),
-    findMemberships(spaceIds, caller.id),
-    Promise.all(spaceIds.map(findSpaceStats)),
-  ]);
-  const statsOf = new Map(spaceIds.map((spaceId, index) => [spaceId, stats[index] ?? {}]));
+  // Spaces, the caller's memberships and every space's counters in one BatchGetItem (per 33 spaces; a hidden
+  // count is read for nothing).
+  const {
+    spaces,
+    memberships: callerMemberships,
+    stats: statsOf,
+  } = await findSpacesWithStatsAndMemberships(spaceIds, caller.id);
   const mayKnowSecret = isOwnerOrModerator(caller, user.id);
   const listed = memberships.flatMap((membership) => {
     const space = spaces.get(membership.space_id);

@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import { quizAnswersKey, quizAttemptKey, quizKey, quizSubmissionKey } from '../../db/keys/courses.ts';
+import { postKey } from '../../db/keys/feeds.ts';
 import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
 import { userKey } from '../../db/keys/users.ts';
 import { getItems } from '../../db/reads.ts';
@@ -10,6 +12,7 @@ import {
   type QuizItem,
   QuizItemSchema,
 } from '../courses/index.ts';
+import { type PostItem, PostItemSchema } from '../feeds/index.ts';
 import {
   type MembershipItem,
   MembershipItemSchema,
@@ -20,9 +23,13 @@ import { type UserItem, UserItemSchema } from '../users/index.ts';
 import {
   type QuizAnswers,
   QuizAnswersSchema,
+  type QuizStats,
+  type QuizStatsScope,
   type QuizSubmission,
   QuizSubmissionSchema,
+  statsItemsOf,
 } from './quiz-submission-item.ts';
+import { sumQuizStats } from './quiz-submission-repository.ts';
 
 /**
  * The independent items a submission decides on, in one BatchGetItem (ACCESS_PATTERNS.md, "Quizzes"): the course,
@@ -108,4 +115,53 @@ export async function findGradingTarget(
     { consistent: true },
   );
   return { before, answers, quiz, membership, progress: courseProgressOf(membership, progressItem) };
+}
+
+const AnyItemSchema = v.record(v.string(), v.unknown());
+
+/**
+ * The course, the caller's membership and the statistics of one scope (its item and shards) in one strongly
+ * consistent BatchGetItem: the administrators' list decides on the first two and totals from the third.
+ */
+export async function findResultsContext(
+  courseId: number,
+  callerId: number,
+  scope: QuizStatsScope,
+): Promise<{ course: SpaceItem | undefined; membership: MembershipItem | undefined; stats: QuizStats }> {
+  const [course, membership, ...counters] = await getItems<
+    [SpaceItem, MembershipItem, ...Record<string, unknown>[]]
+  >(
+    [
+      { key: spaceKey(courseId), schema: SpaceItemSchema },
+      { key: membershipKey(courseId, callerId), schema: MembershipItemSchema },
+      ...statsItemsOf(scope).map((key) => ({ key, schema: AnyItemSchema })),
+    ] as never,
+    { consistent: true },
+  );
+  return { course, membership, stats: sumQuizStats(counters) };
+}
+
+/**
+ * The users and lessons a page of results shows, in one BatchGetItem (one per 100 keys, in parallel: a page of
+ * up to 100 rows by distinct students can take two).
+ */
+export async function findRowsUsersAndLessons(
+  userIds: readonly number[],
+  lessonIds: readonly number[],
+): Promise<{ users: Map<number, UserItem>; lessons: Map<number, PostItem> }> {
+  const reads = [
+    ...[...new Set(userIds)].map((id) => ({ key: userKey(id), schema: UserItemSchema })),
+    ...[...new Set(lessonIds)].map((id) => ({ key: postKey(id), schema: PostItemSchema })),
+  ];
+  const chunks: (typeof reads)[] = [];
+  for (let at = 0; at < reads.length; at += 100) chunks.push(reads.slice(at, at + 100));
+  const found = (await Promise.all(chunks.map((chunk) => getItems<unknown[]>(chunk as never)))).flat();
+  const users = new Map<number, UserItem>();
+  const lessons = new Map<number, PostItem>();
+  found.forEach((item, index) => {
+    if (item === undefined) return;
+    if (reads[index]?.schema === UserItemSchema) users.set((item as UserItem).id, item as UserItem);
+    else lessons.set((item as PostItem).id, item as PostItem);
+  });
+  return { users, lessons };
 }

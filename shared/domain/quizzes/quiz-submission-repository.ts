@@ -89,9 +89,14 @@ export function findSubmissionById(submissionId: number): Promise<QuizSubmission
  * counted yet.
  */
 export async function findQuizStats(scope: QuizStatsScope): Promise<QuizStats> {
+  return sumQuizStats(await batchGetRawItems(statsItemsOf(scope), true));
+}
+
+/** The statistics that stats items (a scope's item and shards, as read) add up to. */
+export function sumQuizStats(items: readonly (Record<string, unknown> | undefined)[]): QuizStats {
   const sums: Record<string, number> = {};
-  for (const item of await batchGetRawItems(statsItemsOf(scope), true)) {
-    for (const [name, value] of Object.entries(item)) {
+  for (const item of items) {
+    for (const [name, value] of Object.entries(item ?? {})) {
       if (name in EMPTY_QUIZ_STATS && typeof value === 'number') sums[name] = (sums[name] ?? 0) + value;
     }
   }

@@ -11,5 +11,6 @@ export {
   findSpaceStats,
   findSpaceWithMembership,
   findSpacesByIds,
+  findSpacesWithStatsAndMemberships,
 } from './space-repository.ts';
 export { type SpaceCore, toSpaceCore } from './space-mapper.ts';
