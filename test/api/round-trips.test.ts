@@ -90,12 +90,6 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     varies: true,
     why: "stats ∥ page; the page's posts_count shards (4 keys a topic), two BatchGetItems of ≤ 100 keys when the page has more than 25 topics",
   },
-  deleteTopic: {
-    rounds: 10,
-    reads: 9,
-    writes: 1,
-    why: 'topic, its feeds (listed and unlisted), children, write, then a sweep',
-  },
   // Quizzes and courses (helper ids: SEQ#comment, course and quiz stats).
   listQuizResults: {
     rounds: 3,
