@@ -103,7 +103,7 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     reads: 12,
     writes: 0,
     varies: true,
-    why: 'space ∥ index page, then memberships and users; the search index lists every member of the site, so the page is read on (another index page, its memberships and users) while members of other spaces and suspended accounts are dropped (data-dependent)',
+    why: 'space ∥ index page, then memberships and users in one batch (per 50 users); the search index lists every member of the site, so the page is read on (another index page, its memberships and users) while members of other spaces and suspended accounts are dropped (data-dependent)',
   },
   acceptInvitation: {
     rounds: 3,
