@@ -12,5 +12,7 @@ export {
   findSpaceWithMembership,
   findSpacesByIds,
   findSpacesWithStatsAndMemberships,
+  membershipRead,
+  spaceRead,
 } from './space-repository.ts';
 export { type SpaceCore, toSpaceCore } from './space-mapper.ts';
