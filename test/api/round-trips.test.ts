@@ -84,9 +84,9 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
   },
   listProfileSpaces: {
     rounds: 3,
-    reads: 5,
+    reads: 4,
     writes: 0,
-    why: '3 rounds; reads: username ∥ settings, user ∥ memberships, then spaces, their stats and the caller’s memberships in one batch',
+    why: '3 rounds; reads: username ∥ settings, the memberships Query, then the member, spaces, their stats and the caller’s memberships in one batch',
   },
 };
 

@@ -11,8 +11,8 @@ export {
   findSpaceStats,
   findSpaceWithMembership,
   findSpacesByIds,
-  findSpacesWithStatsAndMemberships,
   membershipRead,
   spaceRead,
+  spacesWithStatsAndMembershipsRead,
 } from './space-repository.ts';
 export { type SpaceCore, toSpaceCore } from './space-mapper.ts';
