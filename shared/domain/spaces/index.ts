@@ -15,4 +15,4 @@ export {
   spaceRead,
   spacesWithStatsAndMembershipsRead,
 } from './space-repository.ts';
-export { type SpaceCore, toSpaceCore } from './space-mapper.ts';
+export { type SpaceCore, type SpaceSummary, toSpaceCore, toSpaceSummary } from './space-mapper.ts';
