@@ -174,6 +174,13 @@ describe('the timeline', () => {
     // The posts landed on more than one shard.
     const shardsHolding = await Promise.all(shardKeys(feedStats()).map((key) => rawItem(key)));
     expect(shardsHolding.filter((item) => (item?.[counter] ?? 0) > 0).length).toBeGreaterThan(1);
+    // Every replica of the shards holds the same counts (a read sums any one of them).
+    for (let replica = 1; replica < feedStats().replicas; replica++) {
+      const copies = await Promise.all(shardKeys(feedStats(), replica).map((key) => rawItem(key)));
+      expect(copies.map((item) => item?.[counter] ?? 0)).toEqual(
+        shardsHolding.map((item) => item?.[counter] ?? 0),
+      );
+    }
 
     await Promise.all(feeds.slice(0, 10).map((feed) => api('DELETE', `/feeds/${feed.id}`, { as: member })));
     const [after] = await readShardedTotals([feedStats()], { consistent: true });

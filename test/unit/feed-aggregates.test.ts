@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { feedStats } from '../../shared/db/keys/feeds.ts';
 import { spacePostCounts } from '../../shared/db/keys/spaces.ts';
-import { shardKey, shardOf } from '../../shared/db/sharded-counters.ts';
+import { entityShardKeys, shardKey, shardKeys, shardOf } from '../../shared/db/sharded-counters.ts';
 import { feedAggregateChanges, feedAggregates } from '../../shared/domain/feeds/feed-aggregates.ts';
 import {
   countersBySpace,
@@ -35,8 +35,10 @@ const post = (overrides: Partial<PostItem> = {}): PostItem => ({
   ...overrides,
 });
 
-/** The timeline totals' shard that feed 9 moves (its id chooses it). */
-const TIMELINE = `${shardKey(feedStats(), shardOf(feedStats(), 9)).pk} STATS`;
+/** The timeline totals' shard that feed 9 moves (its id chooses it), in each replica. */
+const TIMELINE = entityShardKeys(feedStats(), 9).map((key) => `${key.pk} ${key.sk}`);
+const inTimeline = (deltas: Record<string, number>) =>
+  Object.fromEntries(TIMELINE.map((key) => [key, deltas]));
 /** Space 7's posts_count shard that feed 9 moves. */
 const SPACE_POSTS = `${shardKey(spacePostCounts(7), shardOf(spacePostCounts(7), 9)).pk} POSTCOUNT`;
 
@@ -51,7 +53,7 @@ describe('feedAggregates', () => {
       'USER#4 STATS': { feeds_published: 1, 'feeds_published_space:7': 1, feeds_published_public: 1 },
       'USER#4 USER': { total_points: 5 },
       [SPACE_POSTS]: { posts_count: 1 },
-      [TIMELINE]: { public: 1 },
+      ...inTimeline({ public: 1 }),
       'TOPIC#1 FEEDSTATS': { '1.3|p7': 1 },
       'TOPIC#3 FEEDSTATS': { '1.3|p7': 1 },
     });
@@ -62,7 +64,7 @@ describe('feedAggregates', () => {
       'USER#4 STATS': { feeds_published: 1, 'feeds_published_space:7': 1, 'feeds_published_members:7': 1 },
       'USER#4 USER': { total_points: 5 },
       [SPACE_POSTS]: { posts_count: 1 },
-      [TIMELINE]: { 'members:7': 1 },
+      ...inTimeline({ 'members:7': 1 }),
     });
     expect(flat(feedAggregates(post({ space_id: null, topic_ids: [2] })))).toMatchObject({
       'USER#4 STATS': { 'feeds_published_space:0': 1 },
@@ -151,11 +153,24 @@ describe('the timeline totals', () => {
         .filter((aggregate) => aggregate.kind === 'timeline')
         .map((aggregate) => aggregate.key.pk),
     );
-    expect(shards.size).toBe(feedStats().shards);
+    expect(shards.size).toBe(feedStats().shards * feedStats().replicas);
     const changes = feedAggregateChanges(post({ id: 77 }), post({ id: 77, status: 'draft' }));
     const timeline = changes.filter((change) => change.key.pk.startsWith('FEEDS#'));
-    expect(timeline).toHaveLength(1);
-    expect(timeline[0]?.key).toEqual(shardKey(feedStats(), shardOf(feedStats(), 77)));
+    expect(timeline.map((change) => change.key)).toEqual(
+      Array.from({ length: feedStats().replicas }, (_, replica) =>
+        shardKey(feedStats(), shardOf(feedStats(), 77), replica),
+      ),
+    );
+  });
+
+  it('are kept in replicas: a feed moves its shard in each, and each replica is a full set of shards', () => {
+    expect(feedStats().replicas).toBeGreaterThan(1);
+    const keys = entityShardKeys(feedStats(), 77);
+    expect(new Set(keys.map((key) => key.pk)).size).toBe(feedStats().replicas);
+    // Replica 0 keeps the shard keys the totals had before they had replicas.
+    expect(keys[0]).toEqual({ pk: `FEEDS#S${shardOf(feedStats(), 77)}`, sk: 'STATS' });
+    const all = Array.from({ length: feedStats().replicas }, (_, replica) => shardKeys(feedStats(), replica));
+    expect(new Set(all.flat().map((key) => key.pk)).size).toBe(feedStats().shards * feedStats().replicas);
   });
 
   it('keep index keys off the post item: its listing entry carries them', () => {

@@ -79,9 +79,14 @@ export const commentReactions = (commentId: number): Partition =>
 export const feedStatsKey = (): ItemKey => ({ pk: 'FEEDS', sk: 'STATS' });
 /**
  * The timeline totals are written by every published feed's transaction, so they are spread over 8 shards
- * (`FEEDS#S<n>` / `STATS`, the feed's id choosing its shard) and summed on read: 8 × 1 000 writes/s.
+ * (`FEEDS#S<n>` / `STATS`, the feed's id choosing its shard) and summed on read: 8 × 1 000 writes/s. Every
+ * `GET /feeds` reads them, so they are kept in 4 replicas (`FEEDS#S<n>#R<r>` for r = 1..3; a feed write moves its
+ * shard in each) and a read sums one replica's shards: each shard item takes a quarter of the reads.
  */
-export const feedStats = (): ShardedAggregate => shardedAggregate(feedStatsKey(), 8);
+export const FEED_STATS_SHARDS = 8;
+export const FEED_STATS_REPLICAS = 4;
+export const feedStats = (): ShardedAggregate =>
+  shardedAggregate(feedStatsKey(), FEED_STATS_SHARDS, FEED_STATS_REPLICAS);
 
 /**
  * Published-feed totals of `GET /feeds?topics=`, one item per topic: one counter per (topic set, visibility) pair,
