@@ -8,6 +8,7 @@ import {
   MAX_FILTER_SPACES,
   parseTopicCounters,
   visibleIn,
+  visibleListing,
   visibleMemberSpaces,
 } from '../../shared/domain/feeds/feed-filters.ts';
 import type { PostItem } from '../../shared/domain/feeds/post-item.ts';
@@ -111,6 +112,15 @@ describe('feed filters and totals', () => {
     expect(filter.expression.match(/ IN \(/g)).toHaveLength(3);
     expect(Object.keys(filter.values ?? {})).toHaveLength(251);
     expect(visibleIn([]).expression).toBe('#visibility = :public');
+  });
+
+  it('shows in memory what the filter keeps: feeds everyone may see, and those of the named spaces', () => {
+    const visible = visibleListing([7, 9]);
+    expect(visible({ space_id: 3, space_visibility: 'public' })).toBe(true);
+    expect(visible({ space_id: null, space_visibility: 'public' })).toBe(true);
+    expect(visible({ space_id: 9, space_visibility: 'members' })).toBe(true);
+    expect(visible({ space_id: 8, space_visibility: 'members' })).toBe(false);
+    expect(visibleListing([])({ space_id: 7, space_visibility: 'members' })).toBe(false);
   });
 
   it('keeps the fullest member spaces up to the bound, only those the caller belongs to', () => {

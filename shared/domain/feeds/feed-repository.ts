@@ -15,7 +15,7 @@ import { userStatsKey } from '../../db/keys/users.ts';
 import type { Partition } from '../../db/partition.ts';
 import { readShardedTotals } from '../../db/sharded-counters.ts';
 import { MAX_SKIPPED_ITEMS, type PageResult, queryPage } from '../../db/query-page.ts';
-import { timeSort } from '../../db/keys/sort.ts';
+import { querySpreadWindow } from '../../db/spread-page.ts';
 import { invalidParams } from '../../errors/app-error.ts';
 import { batchGetItems, getItem, queryItems } from '../../db/reads.ts';
 import {
@@ -128,14 +128,27 @@ export interface ListingPage {
   readonly listings: PostListing[];
   /** The status every post of the list has (the list's own, or the filter's). */
   readonly status: FeedStatus;
+  /**
+   * The list every member reads (the timeline): only this member's own posts are read consistently, the others
+   * eventually consistently, like the index that listed them (ACCESS_PATTERNS.md, "Consistency of GET /feeds").
+   */
+  readonly othersEventuallyFor?: number | undefined;
 }
 
-/** The posts of a listing page, in its order, read consistently. */
+/**
+ * The posts of a listing page, in its order: read consistently (one BatchGetItem), or for the timeline the
+ * caller's own consistently and the others eventually consistently (two, side by side).
+ */
 export async function postsOfListings(page: ListingPage): Promise<PostItem[]> {
-  const posts = await findPostsByIds(
-    page.listings.map((listing) => listing.post_id),
-    { consistent: true },
-  );
+  const ids = (listings: readonly PostListing[]) => listings.map((listing) => listing.post_id);
+  const reader = page.othersEventuallyFor;
+  const own = reader === undefined ? page.listings : page.listings.filter((l) => l.user_id === reader);
+  const others = reader === undefined ? [] : page.listings.filter((l) => l.user_id !== reader);
+  const [exact, eventual] = await Promise.all([
+    findPostsByIds(ids(own), { consistent: true }),
+    findPostsByIds(ids(others)),
+  ]);
+  const posts = new Map([...eventual, ...exact]);
   return page.listings.flatMap((listing) => {
     const post = posts.get(listing.post_id);
     return post && post.status === page.status ? [post] : [];
@@ -153,29 +166,32 @@ const listingPage = (partition: Partition, query: FeedPageQuery): Promise<PageRe
     filter: query.filter,
   });
 
+export interface TimelinePageQuery {
+  readonly page: number;
+  readonly perPage: number;
+  /** The feeds the caller may see (asked for beside the first reads); answering undefined shows every feed. */
+  readonly visible: () => Promise<((listing: PostListing) => boolean) | undefined>;
+}
+
 /**
- * Every published feed, newest first: the timeline's shards (G3 `FEEDS#<n>` on the listings) each read for the
- * first (offset + per_page) entries the filter keeps, in parallel, merged by sort key. Page 1 reads per_page small
- * entries per shard; a page N reads N pages of each (GET /feeds has no cursor), bounded like queryPage's skip.
+ * Every published feed, newest first: the timeline's shards (G3 `FEEDS#<n>` on the listings), each read for about
+ * its share of the first (offset + per_page) entries the caller may see, in parallel, merged by sort key and read
+ * further only where the merge needs it (shared/db/spread-page.ts). Page 1 reads ten small entries per shard; a
+ * page N reads about N pages' worth (GET /feeds has no cursor), bounded like queryPage's skip.
  */
-export async function queryTimelinePage(query: FeedPageQuery): Promise<PostListing[]> {
+export async function queryTimelinePage(query: TimelinePageQuery): Promise<PostListing[]> {
   const offset = (query.page - 1) * query.perPage;
-  if (query.total !== undefined && offset >= query.total) return [];
   const window = offset + query.perPage;
   if (window > MAX_SKIPPED_ITEMS) {
     throw invalidParams({ page: `is too deep for the timeline (at most ${MAX_SKIPPED_ITEMS} feeds in)` });
   }
-  const shards = await Promise.all(
-    postTimelineShards().map((partition) =>
-      listingPage(partition, { page: 1, perPage: window, filter: query.filter }),
-    ),
-  );
-  return shards
-    .flatMap((shard) => shard.items)
-    .map((listing) => ({ listing, sort: timeSort(listing.created_at, listing.post_id) }))
-    .sort((a, b) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0))
-    .slice(offset, window)
-    .map(({ listing }) => listing);
+  const listings = await querySpreadWindow({
+    sources: postTimelineShards(),
+    schema: PostListingSchema,
+    window,
+    keep: query.visible,
+  });
+  return listings.slice(offset, window);
 }
 
 /** The published feeds of one space, newest first (G2 on the listings). */
