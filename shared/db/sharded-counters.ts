@@ -16,11 +16,11 @@ import type { TransactAction } from './transact.ts';
  * write, so totals stay exact.
  *
  * An aggregate that most requests read (the timeline totals) is also kept in `replicas` identical copies of its
- * shards: shard `n` of replica `r >= 1` lives at `{pk: pk + '#S' + n + '#R' + r, sk}` (replica 0 at the shard keys
- * above, so an aggregate that gains replicas keeps its items). Every change moves the entity's shard in every
- * replica within its own transaction (all or none), so the replicas never differ once a change has completed; a
- * read sums the shards of one replica taken at random, strongly consistent, so each shard item takes 1/`replicas`
- * of the reads and the total is still exact.
+ * shards: shard `n` of replica `r` lives at `{pk: pk + '#R' + r + '#S' + n, sk}`. Every change moves the entity's
+ * shard in every replica within its own transaction (all or none), so the replicas never differ once a change has
+ * completed; a read sums the shards of one replica taken at random, strongly consistent, so each shard item takes
+ * 1/`replicas` of the reads and the total is still exact. (Changing the number of shards or replicas of an
+ * aggregate that holds counts is a data migration: the items of the new layout must be filled before use.)
  */
 export interface ShardedAggregate {
   readonly key: ItemKey;
@@ -38,7 +38,7 @@ export const shardedAggregate = (key: ItemKey, shards: number, replicas = 1): Sh
 };
 
 export const shardKey = (aggregate: ShardedAggregate, shard: number, replica = 0): ItemKey => ({
-  pk: `${aggregate.key.pk}#S${shard}${replica === 0 ? '' : `#R${replica}`}`,
+  pk: `${aggregate.key.pk}${aggregate.replicas === 1 ? '' : `#R${replica}`}#S${shard}`,
   sk: aggregate.key.sk,
 });
 

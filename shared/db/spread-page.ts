@@ -12,7 +12,8 @@ import { type ItemSchema, parseItem } from './reads.ts';
  * plus a margin (`firstReadLimit`: ten items for a page of 20 over 4 partitions, a few small index entries that fit
  * one 4 KB read unit), all in parallel. A partition is read further only while it may still hold a kept item newer
  * than the window's last one: when it returned its whole limit and its last item read is newer than that (a window
- * that fell unevenly, or items `keep` drops); each further read doubles its limit. So a page costs each partition
+ * that fell unevenly, or items `keep` drops); the second read takes as much as the first, each further one twice
+ * the one before. So a page costs each partition
  * one small read in the common case, never O(the list).
  *
  * Exactness: a partition's unread items all sort after the last item it returned (no FilterExpression: the Limit
@@ -47,6 +48,7 @@ interface SourceState<T> {
   startKey: Record<string, unknown> | undefined;
   more: boolean;
   limit: number;
+  reads: number;
 }
 
 export async function querySpreadWindow<T>(query: SpreadWindowQuery<T>): Promise<T[]> {
@@ -58,6 +60,7 @@ export async function querySpreadWindow<T>(query: SpreadWindowQuery<T>): Promise
     startKey: undefined,
     more: true,
     limit: first,
+    reads: 0,
   }));
   const [keep] = await Promise.all([
     query.keep ? query.keep() : undefined,
@@ -81,7 +84,9 @@ export async function querySpreadWindow<T>(query: SpreadWindowQuery<T>): Promise
     if (pending.length === 0) return merged.slice(0, query.window).map((entry) => entry.item);
     await Promise.all(
       pending.map(({ source, state }) => {
-        state.limit = Math.min(MAX_READ_LIMIT, state.limit * 2);
+        // A partition that filled its first read most often holds one or two more of the window: read as much
+        // again (still one read unit), then double while `keep` drops what is read.
+        state.limit = Math.min(MAX_READ_LIMIT, state.reads === 1 ? first : state.limit * 2);
         return readOn(query, source, state, keep);
       }),
     );
@@ -115,6 +120,7 @@ async function readOn<T>(
   }
   const lastRaw = items[items.length - 1];
   if (lastRaw) state.frontier = String(lastRaw[partition.sortKey]);
+  state.reads++;
   state.startKey = result.LastEvaluatedKey;
   state.more = result.LastEvaluatedKey !== undefined;
 }

@@ -34,23 +34,17 @@ interface Figures {
 const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true }>> = {
   // Feeds (helper feeds; SEQ# rounds go with helper ids, notification rounds with helper notif).
   listFeeds: {
-    rounds: 6,
-    reads: 22,
+    rounds: 5,
+    reads: 14,
     writes: 0,
     varies: true,
-    why: "stats shards ∥ memberships; the 4 timeline shards, each read again while the caller's visibility filter drops entries (data-dependent: other members-only spaces' feeds); posts ∥ likes ∥ authors ∥ topics",
+    why: "stats replica ∥ memberships ∥ the 4 timeline shards (a Query each: independent partitions, no batch); a shard read again only where the merge needs it (the caller's visibility drops entries: other members-only spaces' feeds, data-dependent); own posts ∥ others' posts ∥ authors ∥ topics (one BatchGetItem each); the caller's likes of the liked posts",
   },
   createFeed: {
     rounds: 3,
     reads: 5,
     writes: 2,
     why: 'settings read twice, space read twice; SEQ#post then the transaction',
-  },
-  getFeed: {
-    rounds: 3,
-    reads: 5,
-    writes: 0,
-    why: 'post read twice (get, then batch), space, authors and topics apart',
   },
   updateFeed: {
     rounds: 4,

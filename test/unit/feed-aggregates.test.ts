@@ -177,8 +177,7 @@ describe('the timeline totals', () => {
     expect(feedStats().replicas).toBeGreaterThan(1);
     const keys = entityShardKeys(feedStats(), 77);
     expect(new Set(keys.map((key) => key.pk)).size).toBe(feedStats().replicas);
-    // Replica 0 keeps the shard keys the totals had before they had replicas.
-    expect(keys[0]).toEqual({ pk: `FEEDS#S${shardOf(feedStats(), 77)}`, sk: 'STATS' });
+    expect(keys[1]).toEqual({ pk: `FEEDS#R1#S${shardOf(feedStats(), 77)}`, sk: 'STATS' });
     const all = Array.from({ length: feedStats().replicas }, (_, replica) => shardKeys(feedStats(), replica));
     expect(new Set(all.flat().map((key) => key.pk)).size).toBe(feedStats().shards * feedStats().replicas);
   });

@@ -120,33 +120,30 @@ export interface FeedFilter {
 
 /**
  * A list page is read in two steps: the listing entries (small items, so the hot list partitions serve a page for a
- * fraction of the posts' size), then the posts themselves from their own partitions in one consistent BatchGetItem,
- * in the entries' order. A post whose state no longer matches the list (unpublished or deleted since its entry was
- * indexed: indexes are eventually consistent) is left out rather than shown stale.
+ * fraction of the posts' size), then the posts themselves from their own partitions (`postsOfListings`), in the
+ * entries' order. A post whose state as read no longer matches the list (unpublished or deleted since its entry was
+ * indexed) is left out.
  */
 export interface ListingPage {
   readonly listings: PostListing[];
   /** The status every post of the list has (the list's own, or the filter's). */
   readonly status: FeedStatus;
-  /**
-   * The list every member reads (the timeline): only this member's own posts are read consistently, the others
-   * eventually consistently, like the index that listed them (ACCESS_PATTERNS.md, "Consistency of GET /feeds").
-   */
-  readonly othersEventuallyFor?: number | undefined;
 }
 
 /**
- * The posts of a listing page, in its order: read consistently (one BatchGetItem), or for the timeline the
- * caller's own consistently and the others eventually consistently (two, side by side).
+ * The posts of a listing page, in its order (a post whose state no longer matches the list is left out). The
+ * reader's own posts are read strongly consistent, the others eventually consistent, like the index that listed
+ * them (ACCESS_PATTERNS.md, "What each feed read guarantees"): two BatchGetItems side by side, one when the page
+ * is all of one kind.
  */
-export async function postsOfListings(page: ListingPage): Promise<PostItem[]> {
-  const ids = (listings: readonly PostListing[]) => listings.map((listing) => listing.post_id);
-  const reader = page.othersEventuallyFor;
-  const own = reader === undefined ? page.listings : page.listings.filter((l) => l.user_id === reader);
-  const others = reader === undefined ? [] : page.listings.filter((l) => l.user_id !== reader);
+export async function postsOfListings(page: ListingPage, readerId: number): Promise<PostItem[]> {
+  const ids = (own: boolean) =>
+    page.listings
+      .filter((listing) => (listing.user_id === readerId) === own)
+      .map((listing) => listing.post_id);
   const [exact, eventual] = await Promise.all([
-    findPostsByIds(ids(own), { consistent: true }),
-    findPostsByIds(ids(others)),
+    findPostsByIds(ids(true), { consistent: true }),
+    findPostsByIds(ids(false)),
   ]);
   const posts = new Map([...eventual, ...exact]);
   return page.listings.flatMap((listing) => {

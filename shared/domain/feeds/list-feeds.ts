@@ -90,7 +90,7 @@ export async function listFeeds(caller: Caller, input: ListFeedsInput): Promise<
     const { listings } = page.listed;
     const deferLikes = page.likesOfLikedOnly === true;
     const [posts, likedAlongside, context] = await Promise.all([
-      postsOfListings(page.listed),
+      postsOfListings(page.listed, caller.id),
       deferLikes
         ? undefined
         : findLikedPostIds(
@@ -203,11 +203,7 @@ async function timeline(caller: Caller, paging: Paging): Promise<ListedPage> {
   ]);
   const offset = (paging.page - 1) * paging.perPage;
   const page = offset >= total ? [] : listings;
-  return {
-    listed: { listings: page, status: 'published', othersEventuallyFor: caller.id },
-    total,
-    likesOfLikedOnly: true,
-  };
+  return { ...listed(page, total), likesOfLikedOnly: true };
 }
 
 async function authorFeeds(caller: Caller, authorId: number, paging: Paging): Promise<ListedPage> {
