@@ -216,4 +216,40 @@ describe('the timeline', () => {
     expect(space.body.feeds.total).toBe(9);
     expect(new Set(space.body.feeds.data.map((feed) => feed.id))).toEqual(mine);
   });
+
+  it('answers each item with the caller’s like (looked up for the liked posts only)', async () => {
+    const [author, fan] = await Promise.all([createTestUser(), createTestUser()]);
+    const hidden = await createSpace({
+      privacy: 'private',
+      members: [
+        [author, 'admin'],
+        [fan, 'member'],
+      ],
+    });
+    const liked = await postFeed(author, { space_id: hidden });
+    const plain = await postFeed(author, { space_id: hidden });
+    expect(
+      (await api('POST', `/feeds/${liked.id}/react`, { as: fan, body: { react_type: 'like' } })).status,
+    ).toBe(200);
+    const timeline = async (as: TestUser) =>
+      (
+        await api<{ feeds: { data: Array<{ id: number; liked: boolean; reactions_count: number }> } }>(
+          'GET',
+          '/feeds',
+          { as, query: { per_page: 50 } },
+        )
+      ).body.feeds.data;
+    const seenByFan = await timeline(fan);
+    expect(seenByFan.find((feed) => feed.id === liked.id)).toMatchObject({ liked: true, reactions_count: 1 });
+    expect(seenByFan.find((feed) => feed.id === plain.id)).toMatchObject({
+      liked: false,
+      reactions_count: 0,
+    });
+    // The author's own posts are read consistently; the like is the fan's, not the author's.
+    const seenByAuthor = await timeline(author);
+    expect(seenByAuthor.find((feed) => feed.id === liked.id)).toMatchObject({
+      liked: false,
+      reactions_count: 1,
+    });
+  });
 });
