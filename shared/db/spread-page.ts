@@ -12,8 +12,8 @@ import { type ItemSchema, parseItem } from './reads.ts';
  * plus a margin (`firstReadLimit`: ten items for a page of 20 over 4 partitions, a few small index entries that fit
  * one 4 KB read unit), all in parallel. A partition is read further only while it may still hold a kept item newer
  * than the window's last one: when it returned its whole limit and its last item read is newer than that (a window
- * that fell unevenly, or items `keep` drops); the second read takes as much as the first, each further one twice
- * the one before. So a page costs each partition
+ * that fell unevenly, or items `keep` drops); the second read takes as much as the first, each further one four
+ * times the one before (so rounds grow with the log of what `keep` drops). So a page costs each partition
  * one small read in the common case, never O(the list).
  *
  * Exactness: a partition's unread items all sort after the last item it returned (no FilterExpression: the Limit
@@ -85,8 +85,8 @@ export async function querySpreadWindow<T>(query: SpreadWindowQuery<T>): Promise
     await Promise.all(
       pending.map(({ source, state }) => {
         // A partition that filled its first read most often holds one or two more of the window: read as much
-        // again (still one read unit), then double while `keep` drops what is read.
-        state.limit = Math.min(MAX_READ_LIMIT, state.reads === 1 ? first : state.limit * 2);
+        // again (still one read unit); past that `keep` is dropping much of it, so each read takes four times more.
+        state.limit = Math.min(MAX_READ_LIMIT, state.reads === 1 ? first : state.limit * 4);
         return readOn(query, source, state, keep);
       }),
     );
