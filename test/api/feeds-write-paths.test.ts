@@ -217,6 +217,22 @@ describe('the timeline', () => {
     expect(new Set(space.body.feeds.data.map((feed) => feed.id))).toEqual(mine);
   });
 
+  it('answers a page past the end empty, with the total', async () => {
+    const member = await createTestUser();
+    await postFeed(member, {});
+    const past = await api<{ feeds: { data: unknown[]; total: number; current_page: number } }>(
+      'GET',
+      '/feeds',
+      {
+        as: member,
+        query: { page: 4000, per_page: 20 },
+      },
+    );
+    expect(past.status).toBe(200);
+    expect(past.body.feeds).toMatchObject({ current_page: 4000, data: [] });
+    expect(past.body.feeds.total).toBeGreaterThan(0);
+  });
+
   it('answers each item with the caller’s like (looked up for the liked posts only)', async () => {
     const [author, fan] = await Promise.all([createTestUser(), createTestUser()]);
     const hidden = await createSpace({

@@ -197,13 +197,16 @@ async function timeline(caller: Caller, paging: Paging): Promise<ListedPage> {
     const spaceIds = visibleMemberSpaces(members, new Set(memberships));
     return { total: everyone + sumOf(members, spaceIds), visible: visibleListing(spaceIds) };
   });
+  const offset = (paging.page - 1) * paging.perPage;
+  if (offset > 0 && offset >= (await scope).total) {
+    // A later page waits for the total first (one more round), so a page past the end reads no shard.
+    return { ...listed([], (await scope).total), likesOfLikedOnly: true };
+  }
   const [{ total }, listings] = await Promise.all([
     scope,
     queryTimelinePage({ ...paging, visible: async () => (await scope).visible }),
   ]);
-  const offset = (paging.page - 1) * paging.perPage;
-  const page = offset >= total ? [] : listings;
-  return { ...listed(page, total), likesOfLikedOnly: true };
+  return { ...listed(offset >= total ? [] : listings, total), likesOfLikedOnly: true };
 }
 
 async function authorFeeds(caller: Caller, authorId: number, paging: Paging): Promise<ListedPage> {
