@@ -104,7 +104,8 @@ describe('POST /invitations', () => {
       xprofile: { id: spaceAdmin.id, user_id: spaceAdmin.id, username: spaceAdmin.username, badge: null },
     });
     expect(invitation.created_at).toMatch(SQL_DATE);
-    expect(invitation.space.created_at).toMatch(SQL_DATE);
+    // The space is a summary: ISO like every space summary (summary-timestamps.test.ts).
+    expect(invitation.space.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
     // Full settings, the invitation-only keys included.
     for (const key of [
       'show_fetured_image',

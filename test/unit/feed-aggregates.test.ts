@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { feedStats } from '../../shared/db/keys/feeds.ts';
+import { feedStats, feedStatusStats } from '../../shared/db/keys/feeds.ts';
 import { spacePostCounts } from '../../shared/db/keys/spaces.ts';
 import { entityShardKeys, shardKey, shardKeys, shardOf } from '../../shared/db/sharded-counters.ts';
 import { feedAggregateChanges, feedAggregates } from '../../shared/domain/feeds/feed-aggregates.ts';
@@ -43,6 +43,9 @@ const inTimeline = (deltas: Record<string, number>) =>
 /** Space 7's posts_count shard that feed 9 moves. */
 const SPACE_POSTS = `${shardKey(spacePostCounts(7), shardOf(spacePostCounts(7), 9)).pk} POSTCOUNT`;
 
+/** The site's unpublished-status totals' shard that feed 9 moves. */
+const STATUS_TOTALS = `${shardKey(feedStatusStats(), shardOf(feedStatusStats(), 9)).pk} STATS`;
+
 const flat = (aggregates: ReturnType<typeof feedAggregates>) =>
   Object.fromEntries(
     aggregates.map((aggregate) => [`${aggregate.key.pk} ${aggregate.key.sk}`, aggregate.deltas]),
@@ -73,9 +76,10 @@ describe('feedAggregates', () => {
     });
   });
 
-  it('counts an unpublished feed only by status; a lesson not at all', () => {
+  it('counts an unpublished feed only by status, for its author and on the site (issue 21 item 15); a lesson not at all', () => {
     expect(flat(feedAggregates(post({ status: 'draft' })))).toEqual({
       'USER#4 STATS': { 'feeds_status:draft': 1 },
+      [STATUS_TOTALS]: { draft: 1 },
     });
     expect(feedAggregates(post({ type: 'course_lesson' }))).toEqual([]);
   });
@@ -191,6 +195,21 @@ describe('the timeline totals', () => {
       gsi2pk: 'SPACE#7#POSTS',
       gsi3pk: expect.stringMatching(/^FEEDS#[0-3]$/),
     });
-    expect(storedPostListing(post({ status: 'draft' }))).not.toHaveProperty('gsi3pk');
+  });
+
+  it('lists an unpublished feed on a shard of its status list instead of the timeline (issue 21 item 15)', () => {
+    const draft = storedPostListing(post({ status: 'draft' }));
+    expect(draft).toMatchObject({
+      gsi1pk: 'USER#4#POSTS',
+      gsi3pk: expect.stringMatching(/^FEEDS#DRAFT#[0-3]$/),
+    });
+    expect(draft).not.toHaveProperty('gsi2pk');
+    const gsi3pk = (listing: Record<string, unknown>) => listing.gsi3pk;
+    expect(gsi3pk(storedPostListing(post({ status: 'scheduled' })))).toMatch(/^FEEDS#SCHEDULED#[0-3]$/);
+    const shards = new Set(
+      Array.from({ length: 40 }, (_, id) => gsi3pk(storedPostListing(post({ id, status: 'pending' })))),
+    );
+    expect(shards.size).toBe(4);
+    expect(storedPostListing(post({ status: 'draft', type: 'course_lesson' }))).not.toHaveProperty('gsi3pk');
   });
 });

@@ -97,6 +97,31 @@ export const feedStats = (): ShardedAggregate =>
   shardedAggregate(feedStatsKey(), FEED_STATS_SHARDS, FEED_STATS_REPLICAS);
 
 /**
+ * The unpublished feeds of every author, one list per status (`draft`, `pending`, `scheduled`), for community
+ * moderators' `GET /feeds?status=`: sparse GSI3 partitions `FEEDS#<STATUS>#<shard>` on the listing entries, spread
+ * like the timeline (the feed's id chooses the shard) so no one index partition takes every draft of the site. A
+ * listing entry is on the timeline while published and on its status's list otherwise, never on both.
+ */
+export const STATUS_LIST_SHARDS = 4;
+/** GSI3 on the listing: one shard of the unpublished feeds in one status. */
+export const unpublishedPostsShard = (status: string, shard: number): Partition =>
+  indexPartition('GSI3', `FEEDS#${status.toUpperCase()}#${shard}`);
+/** Every shard of one status's list (a page reads and merges them all). */
+export const unpublishedPostsShards = (status: string): Partition[] =>
+  Array.from({ length: STATUS_LIST_SHARDS }, (_, shard) => unpublishedPostsShard(status, shard));
+/** The shard of its status's list that lists one unpublished feed. */
+export const unpublishedPostsOf = (postId: number, status: string): Partition =>
+  unpublishedPostsShard(status, spreadOver(postId, STATUS_LIST_SHARDS));
+
+/**
+ * Unpublished-feed totals of the status lists (`unpublishedPostsShards`): one counter per status (`draft`,
+ * `pending`, `scheduled`), moved in the transaction of every feed write that enters or leaves the status, spread
+ * over 4 shards (`FEEDSTATUS#S<n>` / `STATS`, the feed's id choosing its shard) and summed on read.
+ */
+export const feedStatusStatsKey = (): ItemKey => ({ pk: 'FEEDSTATUS', sk: 'STATS' });
+export const feedStatusStats = (): ShardedAggregate => shardedAggregate(feedStatusStatsKey(), 4);
+
+/**
  * Published-feed totals of `GET /feeds?topics=`, one item per topic: one counter per (topic set, visibility) pair,
  * named `<sorted topic ids joined by .>|<p|m><spaceId>` (p: visible to everyone, m: members of that space only;
  * space 0 is the global feed). A feed adds 1 to its own pair on the item of each of its topics, so a filter on

@@ -136,16 +136,16 @@ export interface ListingPage {
 }
 
 /**
- * The posts of a listing page, in its order (a post whose state no longer matches the list is left out). The
- * reader's own posts are read strongly consistent, the others eventually consistent, like the index that listed
- * them (ACCESS_PATTERNS.md, "What each feed read guarantees"): two BatchGetItems side by side, one when the page
- * is all of one kind.
+ * The posts of a listing page, in its order (a post whose state no longer matches the list is left out). On a list
+ * of published feeds (those every member reads), the reader's own posts are read strongly consistent and the others
+ * eventually consistent, like the index that listed them (ACCESS_PATTERNS.md, "What each feed read guarantees"):
+ * two BatchGetItems side by side, one when the page is all of one kind. Unpublished lists (the author's, the
+ * moderators') are read strongly consistent.
  */
 export async function postsOfListings(page: ListingPage, readerId: number): Promise<PostItem[]> {
-  const ids = (own: boolean) =>
-    page.listings
-      .filter((listing) => (listing.user_id === readerId) === own)
-      .map((listing) => listing.post_id);
+  const exactFor = (listing: PostListing) => page.status !== 'published' || listing.user_id === readerId;
+  const ids = (exact: boolean) =>
+    page.listings.filter((listing) => exactFor(listing) === exact).map((listing) => listing.post_id);
   const [exact, eventual] = await Promise.all([
     findPostsByIds(ids(true), { consistent: true }),
     findPostsByIds(ids(false)),

@@ -29,6 +29,7 @@ import {
 } from './feed-repository.ts';
 import type { FeedStatus, PostItem } from './post-item.ts';
 import { listTopicFeeds } from './list-topic-feeds.ts';
+import { findFeedStatusTotals, queryUnpublishedFeedPage } from './status-list-repository.ts';
 
 /** The query of `GET /feeds` as the contract delivers it (defaults applied there). */
 export interface ListFeedsInput {
@@ -76,8 +77,11 @@ interface ListedPage {
  * - `username`: the author's feeds; `feeds_published_public` + `feeds_published_members:<sid>` of the caller's
  *   spaces (all of them for the author and community moderators); with `space_id`: `feeds_published_space:<sid>`;
  * - `topics`: see list-topic-feeds.ts (with `space_id` too; not with `username`, which no counter serves);
- * - `status` other than `published`: the feeds of `username` (default the caller) in that status, for the author
- *   and community moderators only (else 403), counted by `feeds_status:<s>`; not with `topics` or `space_id`.
+ * - `status` other than `published` (decisions.md: "only for the author's own feeds or for moderators"): for a
+ *   community moderator without `username`, every member's feeds in that status (the status list's shards,
+ *   counted by the site's `feedStatusStats`); otherwise the feeds of `username` (default the caller) in that
+ *   status, for the author and community moderators only (else 403), counted by `feeds_status:<s>`; not with
+ *   `topics` or `space_id`.
  *
  * Community moderators (and admins) see every space's feeds.
  */
@@ -132,6 +136,10 @@ async function findPage(caller: Caller, input: ListFeedsInput): Promise<PostPage
   if (input.status !== 'published') {
     if (input.topics !== undefined || input.space_id !== undefined) {
       throw invalidParams({ status: 'only published feeds can be filtered by topics or space_id' });
+    }
+    if (authorId === undefined && canSeeAllFeeds(caller)) {
+      const total = (await findFeedStatusTotals())[input.status] ?? 0;
+      return listed(await queryUnpublishedFeedPage(input.status, { ...paging, total }), total, input.status);
     }
     const author = authorId ?? caller.id;
     if (!isOwner(caller, author) && !canSeeAllFeeds(caller)) {

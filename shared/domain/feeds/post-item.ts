@@ -9,6 +9,7 @@ import {
   spacePosts,
   topicPosts,
   topicUnlistedPosts,
+  unpublishedPostsOf,
 } from '../../db/keys/feeds.ts';
 import { timeSort } from '../../db/keys/sort.ts';
 import { FEED_STATUSES, POST_TYPES } from '../../vocabulary/feeds.ts';
@@ -101,6 +102,8 @@ export function storedPostListing(post: PostItem) {
     ...indexEntry(authorPosts(post.user_id), sort),
     ...(listed && post.space_id !== null ? indexEntry(spacePosts(post.space_id), sort) : {}),
     ...(listed ? indexEntry(postTimelineOf(post.id), sort) : {}),
+    // While unpublished (not a lesson), on its status's list instead of the timeline: moderators' `?status=`.
+    ...(isUnpublishedFeed(post) ? indexEntry(unpublishedPostsOf(post.id, post.status), sort) : {}),
   };
 }
 
@@ -123,6 +126,10 @@ export type PostListing = v.InferOutput<typeof PostListingSchema>;
 /** A published feed (not a lesson): listed by space and on the timeline, and counted in every feed total. */
 export const isListedFeed = (post: Pick<PostItem, 'status' | 'type'>): boolean =>
   post.status === 'published' && post.type !== 'course_lesson';
+
+/** A feed (not a lesson) in a status other than published: listed and counted by its status site-wide. */
+export const isUnpublishedFeed = (post: Pick<PostItem, 'status' | 'type'>): boolean =>
+  post.status !== 'published' && post.type !== 'course_lesson';
 
 /** Sorted, deduplicated ids joined by `.`; undefined for none. */
 export function topicSignature(topicIds: readonly number[]): string | undefined {

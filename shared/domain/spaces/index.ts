@@ -14,4 +14,4 @@ export {
   membershipRead,
   spaceRead,
 } from './space-repository.ts';
-export { type SpaceCore, toSpaceCore } from './space-mapper.ts';
+export { type SpaceCore, type SpaceSummary, toSpaceCore, toSpaceSummary } from './space-mapper.ts';
