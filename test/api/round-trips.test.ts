@@ -38,13 +38,7 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     reads: 22,
     writes: 0,
     varies: true,
-    why: "stats shards ∥ memberships; the 4 timeline shards, each read again while the caller's visibility filter drops entries (data-dependent: other members-only spaces' feeds); posts ∥ likes ∥ authors ∥ topics",
-  },
-  getFeed: {
-    rounds: 3,
-    reads: 5,
-    writes: 0,
-    why: 'post read twice (get, then batch), space, authors and topics apart',
+    why: "stats replica ∥ memberships ∥ the 4 timeline shards (a Query each: independent partitions, no batch); a shard read again only where the merge needs it (the caller's visibility drops entries: other members-only spaces' feeds, data-dependent); own posts ∥ others' posts ∥ authors ∥ topics (one BatchGetItem each); the caller's likes of the liked posts",
   },
   // Topics (helper feeds: topic aggregates).
   listTopics: {
