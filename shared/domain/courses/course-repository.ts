@@ -185,7 +185,7 @@ export async function findStudentProgress(
  * course counters, in one transaction. `written: false` means a concurrent change: re-read and re-plan.
  */
 export function writeLessonProgress(plan: LessonCompletionPlan): Promise<TransactOutcome> {
-  return transactWriteIfConditionsHold([plan.statsUpdate, plan.progressUpdate]);
+  return transactWriteIfConditionsHold([...plan.statsUpdates, plan.progressUpdate]);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { courseCompletionStats, courseProgressKey, courseStatsKey } from '../../db/keys/courses.ts';
 import { membershipKey } from '../../db/keys/spaces.ts';
 import { counterUpdate } from '../../db/counters.ts';
-import { shardedCounterUpdate } from '../../db/sharded-counters.ts';
+import { shardedCounterUpdates } from '../../db/sharded-counters.ts';
 import { type TransactAction, updateAction } from '../../db/transact.ts';
 import { logger } from '../../observability/logger.ts';
 import { emitNotification } from '../notifications/index.ts';
@@ -36,7 +36,7 @@ export interface LessonCompletionPlan {
   /** The update of the student's set; put it in the same transaction as the counted change, last. */
   readonly progressUpdate: TransactAction;
   /** The move of the course's completion counters (on the item the student's completions are counted on). */
-  readonly statsUpdate: TransactAction;
+  readonly statsUpdates: readonly TransactAction[];
   readonly completesCourse: boolean;
 }
 
@@ -63,7 +63,7 @@ export function planLessonCompletion(
   const completesCourse = !wasComplete && published.every((id) => after.has(id));
   return {
     progressUpdate: setUpdate(membership, progress, lessonId, 1),
-    statsUpdate: statsUpdate(membership, progress, {
+    statsUpdates: statsUpdates(membership, progress, {
       total_completions: 1,
       ...(completesCourse ? { completed_students: 1 } : {}),
     }),
@@ -91,7 +91,7 @@ export function planLessonIncompletion(
   const reopens = wasComplete && published.includes(lessonId);
   return {
     progressUpdate: setUpdate(membership, progress, lessonId, -1),
-    statsUpdate: statsUpdate(membership, progress, {
+    statsUpdates: statsUpdates(membership, progress, {
       total_completions: -1,
       ...(reopens ? { completed_students: -1 } : {}),
     }),
@@ -138,14 +138,14 @@ function setUpdate(
 }
 
 /** The counters' move on the item the student's completions are counted on (course-progress.ts). */
-const statsUpdate = (
+const statsUpdates = (
   membership: MembershipItem,
   progress: CourseProgress,
   deltas: Readonly<Record<string, number>>,
-): TransactAction =>
+): TransactAction[] =>
   progress.home === 'membership'
-    ? counterUpdate(courseStatsKey(membership.space_id), deltas)
-    : shardedCounterUpdate(courseCompletionStats(membership.space_id), membership.user_id, deltas);
+    ? [counterUpdate(courseStatsKey(membership.space_id), deltas)]
+    : shardedCounterUpdates(courseCompletionStats(membership.space_id), membership.user_id, deltas);
 
 /**
  * `sequential_lesson_order`: every published lesson before `lesson` (course order) must be completed first, or

@@ -123,7 +123,7 @@ export async function insertSubmission(
     putAction(storedQuizSubmissionPointer(row), { ifAbsent: true }),
     putAction(storedQuizAnswers(row, answers), { ifAbsent: true }),
     ...statsScopesOf(row).map((scope) => counterUpdate(statsItemOf(scope, row.id), statsContribution(row))),
-    ...(completion ? [completion.statsUpdate, completion.progressUpdate] : []),
+    ...(completion ? [...completion.statsUpdates, completion.progressUpdate] : []),
   ];
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
@@ -158,7 +158,7 @@ export async function writeGrading(
     ...(deltas.isEmpty
       ? []
       : statsScopesOf(after).map((scope) => counterUpdate(statsItemOf(scope, after.id), deltas))),
-    ...(completion ? [completion.statsUpdate, completion.progressUpdate] : []),
+    ...(completion ? [...completion.statsUpdates, completion.progressUpdate] : []),
   ];
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
