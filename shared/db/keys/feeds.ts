@@ -87,10 +87,15 @@ export const commentReactions = (commentId: number): Partition =>
  */
 export const feedStatsKey = (): ItemKey => ({ pk: 'FEEDS', sk: 'STATS' });
 /**
- * The timeline totals are written by every published feed's transaction, so they are spread over 8 shards
- * (`FEEDS#S<n>` / `STATS`, the feed's id choosing its shard) and summed on read: 8 × 1 000 writes/s.
+ * The timeline totals are written by every published feed's transaction, so they are spread over 4 shards (the
+ * feed's id choosing its shard): 4 × 1 000 writes/s. Every `GET /feeds` reads them, so they are kept in 4 replicas
+ * (`FEEDS#R<r>#S<n>` / `STATS`; a feed write moves its shard in each, in its transaction) and a read sums one
+ * replica's 4 shards, taken at random: each item takes a quarter of the reads, and a read costs 4 items.
  */
-export const feedStats = (): ShardedAggregate => shardedAggregate(feedStatsKey(), 8);
+export const FEED_STATS_SHARDS = 4;
+export const FEED_STATS_REPLICAS = 4;
+export const feedStats = (): ShardedAggregate =>
+  shardedAggregate(feedStatsKey(), FEED_STATS_SHARDS, FEED_STATS_REPLICAS);
 
 /**
  * The unpublished feeds of every author, one list per status (`draft`, `pending`, `scheduled`), for community

@@ -3,7 +3,7 @@ import { feedStats, feedStatusStats, topicFeedStatsKey } from '../../db/keys/fee
 import { spacePostCounts } from '../../db/keys/spaces.ts';
 import { userKey, userStatsKey } from '../../db/keys/users.ts';
 import { type ItemKey, itemKeyId } from '../../db/partition.ts';
-import { shardKey, shardOf } from '../../db/sharded-counters.ts';
+import { entityShardKeys, shardKey, shardOf } from '../../db/sharded-counters.ts';
 import { isListedFeed, type PostItem, topicSignature } from './post-item.ts';
 
 /**
@@ -17,7 +17,7 @@ import { isListedFeed, type PostItem, topicSignature } from './post-item.ts';
  *   by the feed's id like the timeline's);
  * - the space's `posts_count` (`spacePostCounts`, sharded by the feed's id): published feeds of the space;
  * - the timeline stats (`feedStats`, sharded: the shard of the feed's id, so a feed's increment and decrement meet
- *   on one item): `public` (global feeds and public spaces) or `members:<sid>`;
+ *   on one item; that shard in each of its replicas): `public` (global feeds and public spaces) or `members:<sid>`;
  * - one counter per topic it carries (`topicFeedStatsKey`), named `<topic set>|<p|m><sid|0>` (see the key);
  * - the author's `total_points` on the user item (`userKey`): FEED_POINTS while published (README "Profile
  *   scores"), so every member summary shows it from the one item it reads.
@@ -78,12 +78,13 @@ export function feedAggregates(
       },
       identity: authorIdentity,
     },
-    {
-      kind: 'timeline',
-      key: shardKey(feedStats(), shardOf(feedStats(), post.id)),
+    // The feed's shard of the timeline totals in every replica (all in this transaction: replicas never differ).
+    ...entityShardKeys(feedStats(), post.id).map((key) => ({
+      kind: 'timeline' as const,
+      key,
       deltas: { [isPublic ? 'public' : `members:${spaceId}`]: 1 },
       identity: { entity: 'feed_stats' },
-    },
+    })),
     // The user item exists before any of its feeds: nothing to create.
     { kind: 'points', key: userKey(post.user_id), deltas: { total_points: FEED_POINTS }, identity: {} },
   ];

@@ -11,6 +11,7 @@ import {
   statusIs,
   sumOf,
   visibleIn,
+  visibleListing,
   visibleMemberSpaces,
 } from './feed-filters.ts';
 import { type FeedResponse, findFeedContext, toFeedResponse, toFeedResponses } from './feed-mapper.ts';
@@ -58,6 +59,11 @@ export interface PostPage {
 interface ListedPage {
   readonly listed: ListingPage;
   readonly total: number;
+  /**
+   * The caller's likes are looked up after the posts, for the posts somebody likes only (a post nobody likes is not
+   * the caller's like): for the list every member reads, so its newest posts' partitions take one read per view.
+   */
+  readonly likesOfLikedOnly?: boolean;
 }
 
 /**
@@ -84,19 +90,28 @@ export async function listFeeds(caller: Caller, input: ListFeedsInput): Promise<
   let data: FeedResponse[];
   if ('listed' in page) {
     // The posts of a listing page, the caller's likes, the authors and the topics all follow from the entries'
-    // ids: one round of independent reads.
+    // ids: one round of independent reads (the likes after the posts for the timeline, see ListedPage).
     const { listings } = page.listed;
-    const [posts, liked, context] = await Promise.all([
-      postsOfListings(page.listed),
-      findLikedPostIds(
-        listings.map((listing) => listing.post_id),
-        caller.id,
-      ),
+    const deferLikes = page.likesOfLikedOnly === true;
+    const [posts, likedAlongside, context] = await Promise.all([
+      postsOfListings(page.listed, caller.id),
+      deferLikes
+        ? undefined
+        : findLikedPostIds(
+            listings.map((listing) => listing.post_id),
+            caller.id,
+          ),
       findFeedContext(
         listings.map((listing) => listing.user_id),
         listings.flatMap((listing) => listing.topic_ids),
       ),
     ]);
+    const liked =
+      likedAlongside ??
+      (await findLikedPostIds(
+        posts.filter((post) => post.reactions_count > 0).map((post) => post.id),
+        caller.id,
+      ));
     data = posts.map((post) => toFeedResponse(post, { ...context, liked }));
   } else {
     const liked = await findLikedPostIds(
@@ -174,24 +189,32 @@ async function memberScope(caller: Caller, counted: ReadonlyMap<number, number>)
 }
 
 /**
- * The timeline: its totals and the caller's memberships are read together (one round), then the shards' pages
- * (another), then the posts with the caller's likes (a third).
+ * The timeline: its totals, the caller's memberships and the timeline's shards are read together (one round); the
+ * visibility the first two decide applies to the entries the third read (reading on where it dropped some). Then
+ * the posts (a second round) and the caller's likes of the liked ones (a third).
  */
 async function timeline(caller: Caller, paging: Paging): Promise<ListedPage> {
   const seesAll = canSeeAllFeeds(caller);
-  const [stats, memberships] = await Promise.all([
+  const scope = Promise.all([
     findFeedStats(),
     seesAll ? Promise.resolve([] as number[]) : findActiveMembershipSpaceIds(caller.id),
-  ]);
-  const members = countersBySpace(stats, 'members:');
-  const everyone = stats.public ?? 0;
-  if (seesAll) {
-    const total = everyone + sumOf(members);
-    return listed(await queryTimelinePage({ ...paging, total }), total);
+  ]).then(([stats, memberships]) => {
+    const members = countersBySpace(stats, 'members:');
+    const everyone = stats.public ?? 0;
+    if (seesAll) return { total: everyone + sumOf(members), visible: undefined };
+    const spaceIds = visibleMemberSpaces(members, new Set(memberships));
+    return { total: everyone + sumOf(members, spaceIds), visible: visibleListing(spaceIds) };
+  });
+  const offset = (paging.page - 1) * paging.perPage;
+  if (offset > 0 && offset >= (await scope).total) {
+    // A later page waits for the total first (one more round), so a page past the end reads no shard.
+    return { ...listed([], (await scope).total), likesOfLikedOnly: true };
   }
-  const spaceIds = visibleMemberSpaces(members, new Set(memberships));
-  const total = everyone + sumOf(members, spaceIds);
-  return listed(await queryTimelinePage({ ...paging, total, filter: visibleIn(spaceIds) }), total);
+  const [{ total }, listings] = await Promise.all([
+    scope,
+    queryTimelinePage({ ...paging, visible: async () => (await scope).visible }),
+  ]);
+  return { ...listed(offset >= total ? [] : listings, total), likesOfLikedOnly: true };
 }
 
 async function authorFeeds(caller: Caller, authorId: number, paging: Paging): Promise<ListedPage> {

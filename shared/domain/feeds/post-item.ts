@@ -114,6 +114,9 @@ export const storedPostItems = (post: PostItem) => [storedPost(post), storedPost
 export const PostListingSchema = v.object({
   post_id: integer,
   user_id: integer,
+  // What the timeline's visibility check reads (every entry carries both).
+  space_id: v.optional(v.nullable(integer), null),
+  space_visibility: v.optional(v.picklist(FEED_VISIBILITIES), 'members'),
   topic_ids: v.optional(v.array(integer), []),
   status: v.picklist(FEED_STATUSES),
   created_at: v.string(),
