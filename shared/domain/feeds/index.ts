@@ -15,3 +15,4 @@ export {
   queryFeedCommentPage,
   writeCommentActions,
 } from './comment-repository.ts';
+export { type FeedStorageReport, upgradeFeedStorage } from './upgrade-feed-storage.ts';
