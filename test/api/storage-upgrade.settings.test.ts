@@ -141,7 +141,7 @@ describe('storage:upgrade', () => {
     expect((report.feed_listings as Record<string, number>).upgraded).toBeGreaterThanOrEqual(3);
     const listings = await batchGetRawItems([postListingKey(old.global.id)], true);
     expect(listings).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('upgrades the old feeds: listing entries, exact totals, and old feeds delete', async () => {
     const report = await upgrade();
@@ -170,7 +170,7 @@ describe('storage:upgrade', () => {
     expect(after.total).toBe(after.ids.length);
     expect((await listed(author, { space_id: privateSpace })).total).toBe(1);
     expect((await listed(moderator, { status: 'draft' })).total).toBe(drafts.total - 2);
-  }, 180_000);
+  }, 400_000);
 
   it('a second run has nothing to do and says so', async () => {
     const report = await upgrade();
@@ -178,5 +178,5 @@ describe('storage:upgrade', () => {
     for (const kind of ['timeline_totals', 'status_totals', 'space_post_counts', 'topic_post_counts'])
       expect((report[kind] as Record<string, number>).items_written).toBe(0);
     expect((report.feed_listings as Record<string, number>).upgraded).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });

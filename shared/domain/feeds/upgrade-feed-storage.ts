@@ -2,6 +2,8 @@ import { everyUserId } from '../users/index.ts';
 import { type ListingUpgradeReport, upgradeAuthorFeeds } from './feed-listing-upgrade.ts';
 import { FeedTotalsTally, type TotalsReport } from './feed-totals-recount.ts';
 
+const MEMBERS_AT_ONCE = 8;
+
 export interface FeedStorageReport {
   feed_listings: ListingUpgradeReport;
   timeline_totals: TotalsReport;
@@ -21,7 +23,11 @@ export async function upgradeFeedStorage(options: { dryRun: boolean }): Promise<
   await tally.start();
   const listings = { examined: 0, upgraded: 0, changed_meanwhile: 0 };
   for await (const userIds of everyUserId()) {
-    for (const userId of userIds) await upgradeAuthorFeeds(userId, tally, listings, options);
+    // A few members at a time: each member's feeds are their own partitions, and the tally only adds.
+    for (let start = 0; start < userIds.length; start += MEMBERS_AT_ONCE) {
+      const members = userIds.slice(start, start + MEMBERS_AT_ONCE);
+      await Promise.all(members.map((userId) => upgradeAuthorFeeds(userId, tally, listings, options)));
+    }
   }
   return { feed_listings: listings, ...(await tally.write(options)) };
 }
