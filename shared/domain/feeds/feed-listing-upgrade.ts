@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { authorPosts, postKey, postListingKey } from '../../db/keys/feeds.ts';
-import type { ItemKey } from '../../db/partition.ts';
+import { itemKeyId } from '../../db/partition.ts';
 import { batchGetRawItems, parseItem, queryAll } from '../../db/reads.ts';
 import { GLOBAL_INDEXES } from '../../db/table-definition.ts';
 import {
@@ -35,7 +35,6 @@ export interface ListingUpgradeReport {
 const INDEX_ATTRIBUTES = GLOBAL_INDEXES.flatMap((index) => [index.partitionKey, index.sortKey]);
 const PostIdSchema = v.object({ pk: v.string(), sk: v.string(), post_id: v.optional(v.number()) });
 type RawItem = Record<string, unknown>;
-const keyId = (key: ItemKey | RawItem) => `${String(key.pk)}\u0000${String(key.sk)}`;
 
 export async function upgradeAuthorFeeds(
   userId: number,
@@ -46,14 +45,14 @@ export async function upgradeAuthorFeeds(
   for await (const page of queryAll(authorPosts(userId), PostIdSchema, { pageSize: 50 })) {
     const ids = page.map((entry) => entry.post_id ?? Number(entry.pk.slice('POST#'.length)));
     const keys = ids.flatMap((id) => [postKey(id), postListingKey(id)]);
-    const found = new Map((await batchGetRawItems(keys, true)).map((item) => [keyId(item), item]));
+    const found = new Map((await batchGetRawItems(keys, true)).map((item) => [itemKeyId(item), item]));
     for (const id of ids) {
-      const raw = found.get(keyId(postKey(id)));
+      const raw = found.get(itemKeyId(postKey(id)));
       if (!raw) continue; // a listing whose post a concurrent delete removed
       const post = parseItem(PostItemSchema, raw);
       report.examined++;
       tally.count(post);
-      const actions = upgradeActions(post, raw, found.get(keyId(postListingKey(id))));
+      const actions = upgradeActions(post, raw, found.get(itemKeyId(postListingKey(id))));
       if (actions.length === 0) continue;
       report.upgraded++;
       if (options.dryRun) continue;

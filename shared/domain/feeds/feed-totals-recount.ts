@@ -1,7 +1,7 @@
 import { counterResetAction } from '../../db/counter-reset.ts';
 import { feedStats, feedStatusStats } from '../../db/keys/feeds.ts';
 import { spacePostCounts } from '../../db/keys/spaces.ts';
-import type { ItemKey } from '../../db/partition.ts';
+import { type ItemKey, itemKeyId } from '../../db/partition.ts';
 import { batchGetRawItems } from '../../db/reads.ts';
 import { type ShardedAggregate, shardKeys } from '../../db/sharded-counters.ts';
 import { type TransactAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
@@ -31,7 +31,6 @@ export interface FeedTotalsReport {
 }
 
 type Counts = Record<string, number>;
-const keyId = (key: ItemKey | Record<string, unknown>) => `${String(key.pk)}\u0000${String(key.sk)}`;
 
 export class FeedTotalsTally {
   readonly #counts = new Map<string, Counts>();
@@ -41,15 +40,15 @@ export class FeedTotalsTally {
   /** Reads the timeline and status shards as they are before any feed is counted. */
   async start(): Promise<void> {
     const keys = [...allReplicaKeys(feedStats()), ...shardKeys(feedStatusStats())];
-    this.#seen = new Map((await batchGetRawItems(keys, true)).map((item) => [keyId(item), item]));
+    this.#seen = new Map((await batchGetRawItems(keys, true)).map((item) => [itemKeyId(item), item]));
   }
 
   count(post: PostItem): void {
     for (const aggregate of feedAggregates(post)) {
       if (aggregate.kind !== 'timeline' && aggregate.kind !== 'status' && aggregate.kind !== 'space')
         continue;
-      const counts = this.#counts.get(keyId(aggregate.key)) ?? {};
-      this.#counts.set(keyId(aggregate.key), counts);
+      const counts = this.#counts.get(itemKeyId(aggregate.key)) ?? {};
+      this.#counts.set(itemKeyId(aggregate.key), counts);
       for (const [name, amount] of Object.entries(aggregate.deltas))
         counts[name] = (counts[name] ?? 0) + amount;
     }
@@ -67,7 +66,7 @@ export class FeedTotalsTally {
     };
     for (const spaceId of this.#spaces) {
       const keys = shardKeys(spacePostCounts(spaceId));
-      const seen = new Map((await batchGetRawItems(keys, true)).map((item) => [keyId(item), item]));
+      const seen = new Map((await batchGetRawItems(keys, true)).map((item) => [itemKeyId(item), item]));
       const resets = this.#resets(keys, seen, { entity: 'space_post_count', space_id: spaceId });
       const report = await apply([resets], options);
       reports.space_post_counts.items_written += report.items_written;
@@ -84,8 +83,8 @@ export class FeedTotalsTally {
     return keys.flatMap((key) => {
       const action = counterResetAction(
         key,
-        this.#counts.get(keyId(key)) ?? {},
-        seen.get(keyId(key)),
+        this.#counts.get(itemKeyId(key)) ?? {},
+        seen.get(itemKeyId(key)),
         identity,
       );
       return action ? [action] : [];

@@ -31,12 +31,21 @@ export async function recountTopicPostCounts(options: { dryRun: boolean }): Prom
       const aggregate = topicPostCounts(id);
       const keys = shardKeys(aggregate);
       const seen = new Map((await batchGetRawItems(keys, true)).map((item) => [String(item.pk), item]));
-      const counts = keys.map(() => 0);
-      for await (const links of queryAll(topicPosts(id), LinkSchema))
-        for (const link of links) counts[shardOf(aggregate, link.post_id)]! += 1;
+      const counts = new Map<number, number>();
+      for await (const links of queryAll(topicPosts(id), LinkSchema)) {
+        for (const { post_id: postId } of links) {
+          const shard = shardOf(aggregate, postId);
+          counts.set(shard, (counts.get(shard) ?? 0) + 1);
+        }
+      }
       const actions = keys.flatMap((key, shard) => {
         const identity = { entity: 'topic_post_count', topic_id: id };
-        const action = counterResetAction(key, { posts_count: counts[shard]! }, seen.get(key.pk), identity);
+        const action = counterResetAction(
+          key,
+          { posts_count: counts.get(shard) ?? 0 },
+          seen.get(key.pk),
+          identity,
+        );
         return action ? [action] : [];
       });
       if (actions.length === 0) continue;
