@@ -16,3 +16,4 @@ export {
   findLikedCommentIds,
   writeCommentActions,
 } from './comment-repository.ts';
+export { type FeedStorageReport, upgradeFeedStorage } from './upgrade-feed-storage.ts';

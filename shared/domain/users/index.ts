@@ -29,5 +29,5 @@ export {
   userRead,
   usersByIdsRead,
 } from './user-repository.ts';
-export { userIdsByNamePrefix } from './user-search-repository.ts';
+export { everyUserId, userIdsByNamePrefix } from './user-search-repository.ts';
 export { isValidEmail, normalizeUsername, PATH_USERNAME_PATTERN, usernameProblem } from './username.ts';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { userSearchEntries } from '../../db/keys/users.ts';
+import { userSearchEntries, userSearchKey } from '../../db/keys/users.ts';
 import { queryAll } from '../../db/reads.ts';
 
 const SearchEntrySchema = v.object({ user_id: v.pipe(v.number(), v.integer()) });
@@ -16,5 +16,18 @@ export async function* userIdsByNamePrefix(
 ): AsyncGenerator<number[]> {
   for await (const page of queryAll(userSearchEntries(prefix), SearchEntrySchema, { pageSize })) {
     yield page.map((entry) => entry.user_id);
+  }
+}
+
+const LoginEntrySchema = v.object({ sk: v.string(), user_id: v.pipe(v.number(), v.integer()) });
+
+/**
+ * Every user's id, once each, one search-index page at a time (operator paths that visit every member, such as
+ * `storage:upgrade`; never a request): the login entries of the user search index, which every user has.
+ */
+export async function* everyUserId(pageSize = 200): AsyncGenerator<number[]> {
+  const loginSort = userSearchKey(0, 'login').sk;
+  for await (const page of queryAll(userSearchEntries(), LoginEntrySchema, { pageSize })) {
+    yield page.filter((entry) => entry.sk === loginSort).map((entry) => entry.user_id);
   }
 }
