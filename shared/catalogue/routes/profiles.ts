@@ -54,7 +54,7 @@ export const PROFILE_ROUTES = [
     access: 'authenticated',
     entry: entry('list-profile-media'),
     // Signs short-lived GET URLs of `private/` files (media of private and secret spaces) the caller may see.
-    grants: { table: 'read', secrets: ['cursorKey'], bucket: { read: ['private/'] } },
+    grants: { table: 'read', secrets: ['cursorKey', 'mediaSigningKey'], bucket: { read: ['private/'] } },
   },
   {
     operationId: 'followMember',
