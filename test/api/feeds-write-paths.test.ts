@@ -210,3 +210,14 @@ describe('the timeline', () => {
     expect(new Set(space.body.feeds.data.map((feed) => feed.id))).toEqual(mine);
   });
 });
+
+describe('the global feed', () => {
+  it('has no space list: a published global feed is listed by author and on the timeline, never on GSI2', async () => {
+    const feed = await postFeed(author, {});
+    const listing = await rawItem(postListingKey(feed.id));
+    // No partition without a space id in its key (once `SPACE#0#POSTS`) takes every global post.
+    expect(indexAttributes(listing).sort()).toEqual(['gsi1pk', 'gsi1sk', 'gsi3pk', 'gsi3sk']);
+    const inSpace = await postFeed(author, { space_id: space });
+    expect(await rawItem(postListingKey(inSpace.id))).toMatchObject({ gsi2pk: `SPACE#${space}#POSTS` });
+  });
+});

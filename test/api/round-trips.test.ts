@@ -40,47 +40,11 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     varies: true,
     why: "stats shards ∥ memberships; the 4 timeline shards, each read again while the caller's visibility filter drops entries (data-dependent: other members-only spaces' feeds); posts ∥ likes ∥ authors ∥ topics",
   },
-  createFeed: {
-    rounds: 3,
-    reads: 5,
-    writes: 2,
-    why: 'settings read twice, space read twice; SEQ#post then the transaction',
-  },
   getFeed: {
     rounds: 3,
     reads: 5,
     writes: 0,
     why: 'post read twice (get, then batch), space, authors and topics apart',
-  },
-  updateFeed: {
-    rounds: 4,
-    reads: 4,
-    writes: 1,
-    why: 'post and space, write, then the post re-read and its author',
-  },
-  deleteFeed: {
-    rounds: 5,
-    reads: 4,
-    writes: 1,
-    why: 'after the delete, its reactions and comments are queried in series',
-  },
-  listFeedComments: {
-    rounds: 5,
-    reads: 5,
-    writes: 0,
-    why: 'post, space, comment index page, comments, authors in series',
-  },
-  createFeedComment: {
-    rounds: 5,
-    reads: 4,
-    writes: 2,
-    why: "post, author, space; SEQ#comment; the write; the actor's name for the notifications (queued, no write)",
-  },
-  reactToFeed: {
-    rounds: 5,
-    reads: 5,
-    writes: 1,
-    why: "post ∥ the caller's reaction (it decides the one toggle transaction), space, toggle, re-read of the count, the actor's name for new_reaction (queued, no write)",
   },
   // Topics (helper feeds: topic aggregates).
   listTopics: {

@@ -16,9 +16,11 @@ export const postKey = (postId: number): ItemKey => ({ pk: `POST#${postId}`, sk:
 export const postListingKey = (postId: number): ItemKey => ({ pk: `POST#${postId}`, sk: 'LISTING' });
 /** GSI1 on the listing: feeds of an author (any status). */
 export const authorPosts = (userId: number): Partition => indexPartition('GSI1', `USER#${userId}#POSTS`);
-/** GSI2 on the listing: published feeds of a space, or of the global feed (space 0). */
-export const spacePosts = (spaceId: number | null): Partition =>
-  indexPartition('GSI2', `SPACE#${spaceId ?? 0}#POSTS`);
+/**
+ * GSI2 on the listing: published feeds of one space. Global feeds (no space) have no such list: no route pages
+ * them apart from the timeline, and a partition without a space id in its key would take every one of them.
+ */
+export const spacePosts = (spaceId: number): Partition => indexPartition('GSI2', `SPACE#${spaceId}#POSTS`);
 /**
  * The sparse timeline of every published feed is spread over this many GSI3 partitions (`FEEDS#<shard>`, the
  * feed's id choosing its shard), so no one index partition takes every post; a page merges the shards.
@@ -32,6 +34,12 @@ export const postTimelineShards = (): Partition[] =>
 /** The timeline shard that lists one feed. */
 export const postTimelineOf = (postId: number): Partition =>
   postTimelineShard(spreadOver(postId, TIMELINE_SHARDS));
+
+/**
+ * The marker of a deleted feed whose likes and comments are still being removed (by the `feeds` worker), in the
+ * post's partition: a retried delete that finds it sends the work again.
+ */
+export const postSweepKey = (postId: number): ItemKey => ({ pk: `POST#${postId}`, sk: 'SWEEP' });
 
 /** The feed ↔ topic link, in the post's partition; GSI3 lists the published feeds carrying a topic. */
 export const postTopicKey = (postId: number, topicId: number): ItemKey => ({

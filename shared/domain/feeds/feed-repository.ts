@@ -18,6 +18,7 @@ import { MAX_SKIPPED_ITEMS, type PageResult, queryPage } from '../../db/query-pa
 import { timeSort } from '../../db/keys/sort.ts';
 import { invalidParams } from '../../errors/app-error.ts';
 import { batchGetItems, getItem, queryItems } from '../../db/reads.ts';
+import { itemRead, itemsRead, mapRead } from '../../db/read-together.ts';
 import {
   deleteAction,
   type TransactAction,
@@ -45,6 +46,10 @@ import { ReactionItemSchema } from './reaction-item.ts';
 export function findPostById(postId: number, options: { consistent?: boolean } = {}) {
   return getItem(postKey(postId), PostItemSchema, options);
 }
+
+/** `findPostById` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
+export const postRead = (postId: number, options: { consistent?: boolean } = {}) =>
+  itemRead(postKey(postId), PostItemSchema, options);
 
 /**
  * Many posts by id (BatchGetItem); unknown ids are absent. `consistent` for lists, whose pages must show every
@@ -210,6 +215,16 @@ export async function findLikedPostIds(postIds: readonly number[], userId: numbe
   );
   return new Set(reactions.map((reaction) => reaction.object_id));
 }
+
+/** `findLikedPostIds` as a read to send with others in one BatchGetItem. */
+export const likedPostsRead = (postIds: readonly number[], userId: number) =>
+  mapRead(
+    itemsRead(
+      postIds.map((postId) => postReactionKey(postId, userId)),
+      ReactionItemSchema,
+    ),
+    (reactions) => new Set(reactions.map((reaction) => reaction.object_id)),
+  );
 
 /** Sends a feed write; answers which actions' conditions failed when it was cancelled (nothing written). */
 export function writeFeedActions(actions: readonly TransactAction[]): Promise<TransactOutcome> {

@@ -78,8 +78,8 @@ export function storedPost(post: PostItem) {
 }
 
 /**
- * The listing entry: listed by author always; by space and on its timeline shard only while published, so drafts
- * never list. Lessons are not feeds: they live in the course's lesson order rows and never enter the space or
+ * The listing entry: listed by author always; by its space (a global feed has none) and on its timeline shard only
+ * while published, so drafts never list. Lessons are not feeds: they live in the course's lesson order rows and never enter the space or
  * timeline lists. It holds only what the lists' filters read (status, space and visibility, author) and the ids a
  * page's other reads need (author, topics: read beside the posts, in one round), so an index page is a fraction of
  * the posts' size. It changes only when one of these does (a status or topic change). `topic_ids` may keep a topic
@@ -99,7 +99,7 @@ export function storedPostListing(post: PostItem) {
     created_at: post.created_at,
     topic_ids: [...post.topic_ids],
     ...indexEntry(authorPosts(post.user_id), sort),
-    ...(listed ? indexEntry(spacePosts(post.space_id), sort) : {}),
+    ...(listed && post.space_id !== null ? indexEntry(spacePosts(post.space_id), sort) : {}),
     ...(listed ? indexEntry(postTimelineOf(post.id), sort) : {}),
   };
 }

@@ -11,5 +11,7 @@ export {
   findSpaceStats,
   findSpaceWithMembership,
   findSpacesByIds,
+  membershipRead,
+  spaceRead,
 } from './space-repository.ts';
 export { type SpaceCore, toSpaceCore } from './space-mapper.ts';

@@ -1,4 +1,5 @@
 import { membershipKey, spaceKey, spaceStatsKey, userMemberships } from '../../db/keys/spaces.ts';
+import { itemRead } from '../../db/read-together.ts';
 import { batchGetItems, getItem, getItems, queryAll } from '../../db/reads.ts';
 import * as v from 'valibot';
 import { type MembershipItem, MembershipItemSchema, type SpaceItem, SpaceItemSchema } from './space-item.ts';
@@ -8,6 +9,13 @@ import { type MembershipItem, MembershipItemSchema, type SpaceItem, SpaceItemSch
 export function findSpaceById(spaceId: number): Promise<SpaceItem | undefined> {
   return getItem(spaceKey(spaceId), SpaceItemSchema);
 }
+
+/** `findSpaceById` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
+export const spaceRead = (spaceId: number) => itemRead(spaceKey(spaceId), SpaceItemSchema);
+
+/** `findMembership` as a read to send with others in one BatchGetItem. */
+export const membershipRead = (spaceId: number, userId: number) =>
+  itemRead(membershipKey(spaceId, userId), MembershipItemSchema);
 
 /** Many spaces by id (BatchGetItem); unknown ids are absent from the map. */
 export async function findSpacesByIds(spaceIds: readonly number[]): Promise<Map<number, SpaceItem>> {

@@ -21,6 +21,8 @@ export {
   userCreationActions,
   userGuardActions,
   userItemsBehindGuards,
+  userRead,
+  usersByIdsRead,
 } from './user-repository.ts';
 export { userIdsByNamePrefix } from './user-search-repository.ts';
 export { isValidEmail, normalizeUsername, PATH_USERNAME_PATTERN, usernameProblem } from './username.ts';
