@@ -1,7 +1,9 @@
 /** Fields, shared schemas and documented errors of the profile contracts (profiles.ts, profile-lists.ts). */
 import * as v from 'valibot';
-import { integer, isoDateTime } from './fields.ts';
+import { integer } from './fields.ts';
+import { memberTimestampEntries } from './members.ts';
 import { named } from './openapi-metadata.ts';
+import { USERNAME_MAX_LENGTH } from '../vocabulary/profiles.ts';
 
 export const TAGS = ['Profiles'];
 
@@ -10,7 +12,7 @@ export const usernameParams = v.object({
   username: v.pipe(
     v.string(),
     v.description(
-      'Matched case-insensitively. Characters outside `[A-Za-z0-9_-]` or more than 100: 400 `invalid_username`.',
+      `Matched case-insensitively. Characters outside \`[A-Za-z0-9_-]\` or more than ${USERNAME_MAX_LENGTH}: 400 \`invalid_username\`.`,
     ),
   ),
 });
@@ -23,7 +25,7 @@ export const INVALID = {
 export const INVALID_USERNAME = {
   status: 400,
   code: 'invalid_username',
-  description: 'The username holds characters outside `[A-Za-z0-9_-]` or is longer than 100.',
+  description: `The username holds characters outside \`[A-Za-z0-9_-]\` or is longer than ${USERNAME_MAX_LENGTH}.`,
 } as const;
 export const USER_NOT_FOUND = {
   status: 404,
@@ -78,8 +80,8 @@ export const profileSchema = v.pipe(
     compilation_score: integer(),
     followers_count: integer(),
     followings_count: integer(),
-    created_at: isoDateTime(),
-    last_activity: isoDateTime(),
+    created_at: memberTimestampEntries.created_at,
+    last_activity: memberTimestampEntries.last_activity,
     can_change_username: privateBoolean('Always false when shown (usernames are fixed)'),
     can_change_email: privateBoolean('Always false when shown (no e-mail change through the API)'),
     canViewUserSpaces: v.pipe(

@@ -46,8 +46,6 @@ export const postTopicKey = (postId: number, topicId: number): ItemKey => ({
   pk: `POST#${postId}`,
   sk: `TOPIC#${pad(topicId)}`,
 });
-/** The topic links of one post. */
-export const postTopicLinks = (postId: number): Partition => tablePartition(`POST#${postId}`, 'TOPIC#');
 /** GSI3 on the link: published feeds carrying a topic (`GET /feeds?topics=`). */
 export const topicPosts = (topicId: number): Partition => indexPartition('GSI3', `TOPIC#${topicId}#POSTS`);
 /** GSI3 on the link: the other feeds carrying a topic (drafts, pending, scheduled); deleting a topic reads both. */
@@ -71,6 +69,9 @@ export const postReactionKey = (postId: number, userId: number): ItemKey => ({
 });
 /** The reactions on one post (deleting the post removes them). */
 export const postReactions = (postId: number): Partition => tablePartition(`POST#${postId}`, 'REACTION#');
+/** GSI1 on a post's reaction: who reacted to a post, newest first (`GET /feeds/{id}/reactions`). */
+export const postReactionsByTime = (postId: number): Partition =>
+  indexPartition('GSI1', `POST#${postId}#REACTIONS`);
 /** One user's reaction on a comment, in the comment's partition. */
 export const commentReactionKey = (commentId: number, userId: number): ItemKey => ({
   pk: `COMMENT#${commentId}`,
@@ -86,10 +87,40 @@ export const commentReactions = (commentId: number): Partition =>
  */
 export const feedStatsKey = (): ItemKey => ({ pk: 'FEEDS', sk: 'STATS' });
 /**
- * The timeline totals are written by every published feed's transaction, so they are spread over 8 shards
- * (`FEEDS#S<n>` / `STATS`, the feed's id choosing its shard) and summed on read: 8 × 1 000 writes/s.
+ * The timeline totals are written by every published feed's transaction, so they are spread over 4 shards (the
+ * feed's id choosing its shard): 4 × 1 000 writes/s. Every `GET /feeds` reads them, so they are kept in 4 replicas
+ * (`FEEDS#R<r>#S<n>` / `STATS`; a feed write moves its shard in each, in its transaction) and a read sums one
+ * replica's 4 shards, taken at random: each item takes a quarter of the reads, and a read costs 4 items.
  */
-export const feedStats = (): ShardedAggregate => shardedAggregate(feedStatsKey(), 8);
+export const FEED_STATS_SHARDS = 4;
+export const FEED_STATS_REPLICAS = 4;
+export const feedStats = (): ShardedAggregate =>
+  shardedAggregate(feedStatsKey(), FEED_STATS_SHARDS, FEED_STATS_REPLICAS);
+
+/**
+ * The unpublished feeds of every author, one list per status (`draft`, `pending`, `scheduled`), for community
+ * moderators' `GET /feeds?status=`: sparse GSI3 partitions `FEEDS#<STATUS>#<shard>` on the listing entries, spread
+ * like the timeline (the feed's id chooses the shard) so no one index partition takes every draft of the site. A
+ * listing entry is on the timeline while published and on its status's list otherwise, never on both.
+ */
+export const STATUS_LIST_SHARDS = 4;
+/** GSI3 on the listing: one shard of the unpublished feeds in one status. */
+export const unpublishedPostsShard = (status: string, shard: number): Partition =>
+  indexPartition('GSI3', `FEEDS#${status.toUpperCase()}#${shard}`);
+/** Every shard of one status's list (a page reads and merges them all). */
+export const unpublishedPostsShards = (status: string): Partition[] =>
+  Array.from({ length: STATUS_LIST_SHARDS }, (_, shard) => unpublishedPostsShard(status, shard));
+/** The shard of its status's list that lists one unpublished feed. */
+export const unpublishedPostsOf = (postId: number, status: string): Partition =>
+  unpublishedPostsShard(status, spreadOver(postId, STATUS_LIST_SHARDS));
+
+/**
+ * Unpublished-feed totals of the status lists (`unpublishedPostsShards`): one counter per status (`draft`,
+ * `pending`, `scheduled`), moved in the transaction of every feed write that enters or leaves the status, spread
+ * over 4 shards (`FEEDSTATUS#S<n>` / `STATS`, the feed's id choosing its shard) and summed on read.
+ */
+export const feedStatusStatsKey = (): ItemKey => ({ pk: 'FEEDSTATUS', sk: 'STATS' });
+export const feedStatusStats = (): ShardedAggregate => shardedAggregate(feedStatusStatsKey(), 4);
 
 /**
  * Published-feed totals of `GET /feeds?topics=`, one item per topic: one counter per (topic set, visibility) pair,

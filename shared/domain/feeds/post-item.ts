@@ -9,6 +9,7 @@ import {
   spacePosts,
   topicPosts,
   topicUnlistedPosts,
+  unpublishedPostsOf,
 } from '../../db/keys/feeds.ts';
 import { timeSort } from '../../db/keys/sort.ts';
 import { FEED_STATUSES, POST_TYPES } from '../../vocabulary/feeds.ts';
@@ -101,6 +102,8 @@ export function storedPostListing(post: PostItem) {
     ...indexEntry(authorPosts(post.user_id), sort),
     ...(listed && post.space_id !== null ? indexEntry(spacePosts(post.space_id), sort) : {}),
     ...(listed ? indexEntry(postTimelineOf(post.id), sort) : {}),
+    // While unpublished (not a lesson), on its status's list instead of the timeline: moderators' `?status=`.
+    ...(isUnpublishedFeed(post) ? indexEntry(unpublishedPostsOf(post.id, post.status), sort) : {}),
   };
 }
 
@@ -111,6 +114,9 @@ export const storedPostItems = (post: PostItem) => [storedPost(post), storedPost
 export const PostListingSchema = v.object({
   post_id: integer,
   user_id: integer,
+  // What the timeline's visibility check reads (every entry carries both).
+  space_id: v.optional(v.nullable(integer), null),
+  space_visibility: v.optional(v.picklist(FEED_VISIBILITIES), 'members'),
   topic_ids: v.optional(v.array(integer), []),
   status: v.picklist(FEED_STATUSES),
   created_at: v.string(),
@@ -121,15 +127,14 @@ export type PostListing = v.InferOutput<typeof PostListingSchema>;
 export const isListedFeed = (post: Pick<PostItem, 'status' | 'type'>): boolean =>
   post.status === 'published' && post.type !== 'course_lesson';
 
+/** A feed (not a lesson) in a status other than published: listed and counted by its status site-wide. */
+export const isUnpublishedFeed = (post: Pick<PostItem, 'status' | 'type'>): boolean =>
+  post.status !== 'published' && post.type !== 'course_lesson';
+
 /** Sorted, deduplicated ids joined by `.`; undefined for none. */
 export function topicSignature(topicIds: readonly number[]): string | undefined {
   const ids = [...new Set(topicIds)].sort((a, b) => a - b);
   return ids.length > 0 ? ids.join('.') : undefined;
-}
-
-/** The topic ids a stored feed is counted under in the topic feed totals (see `topic_signature`). */
-export function countedTopicIds(post: Pick<PostItem, 'topic_signature'>): number[] {
-  return post.topic_signature ? post.topic_signature.split('.').map(Number) : [];
 }
 
 /**

@@ -13,5 +13,6 @@ export {
   findSpacesByIds,
   membershipRead,
   spaceRead,
+  spacesWithStatsAndMembershipsRead,
 } from './space-repository.ts';
-export { type SpaceCore, toSpaceCore } from './space-mapper.ts';
+export { type SpaceCore, type SpaceSummary, toSpaceCore, toSpaceSummary } from './space-mapper.ts';
