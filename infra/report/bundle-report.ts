@@ -148,7 +148,7 @@ async function bundle(
       "await import('./index.mjs');",
       ...runTime.map((specifier) => `await import(${JSON.stringify(specifier)});`),
       'const { user, system } = process.cpuUsage();',
-      'process.stdout.write(`\\nCPU_USAGE ${user} ${system}`);',
+      "process.stdout.write('\\nCPU_USAGE ' + user + ' ' + system);",
     ].join('\n'),
   );
   const code = readFileSync(outfile);
@@ -189,7 +189,15 @@ function printTable(functions: Measured[], hello: Measured, floor: Measured): vo
     m.cpuMs.toFixed(1),
     ratio(m).toFixed(2),
   ]);
-  const header = ['function', 'min KB', 'gzip KB', 'run-time KB', `wall ms (median of ${RUNS})`, 'cpu ms', 'x floor (cpu)'];
+  const header = [
+    'function',
+    'min KB',
+    'gzip KB',
+    'run-time KB',
+    `wall ms (median of ${RUNS})`,
+    'cpu ms',
+    'x floor (cpu)',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells
