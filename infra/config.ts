@@ -64,6 +64,13 @@ export interface StageConfig {
    * catalogue's `sourceUploads` grant). Undefined = no such grant (a folder location, or none).
    */
   readonly buddypressUploadsBucket: string | undefined;
+  /**
+   * PEM public key (RSA 2048) of the media CDN's signing key pair: the CDN then serves files of private and secret
+   * spaces (`private/*`) only to URLs signed with its private half, which operators put in the `mediaSigningKey`
+   * secret (README "Media of private spaces"; the private key is never in the repository). Undefined = no signing
+   * key: such files are served through presigned S3 GETs instead (the bundled mode runs `dev` locally this way).
+   */
+  readonly mediaSigningPublicKey: string | undefined;
 }
 
 export interface CustomDomainConfig {
@@ -76,6 +83,17 @@ export interface CustomDomainConfig {
   readonly hostedZoneId: string;
   readonly hostedZoneName: string;
 }
+
+const EXAMPLE_MEDIA_SIGNING_PUBLIC_KEY = `-----BEGIN PUBLIC KEY-----
+MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAqy/g5PMR/cNePV7z3BNs
+VTygJrk+TU7x77+r/g438uA+brrIeTu2igatc4scLLZdxveQW7ALFLvlYSW13YBY
+OTBViZFA3GTuoz2bAUtbn3BKjBaL6AR3MS5qPet9xyp2S09tdCkzzRuw8MdJGUIz
+TxXuBlbRuRqx3kdwOztBn0zRmdeLXAjh9YlKu1H/oxM2QERUYGDIr63Z8t5tqqkY
+LQbkKUkNPROA6UjDGxyRk9mRKMwqkGXa0HcOK43dP1FCkqacyev+NMPb57oL0j74
+yM0L1irCUO4XzNAuWtpbfuluK/vWUvu2o5xgTXaKyDQFRaNGiCc9qXZG7E5EVXH8
+5QIDAQAB
+-----END PUBLIC KEY-----
+`;
 
 type StageDefaults = Omit<StageConfig, 'stage' | 'account' | 'region'>;
 
@@ -96,6 +114,7 @@ const STAGES: Record<StageName, StageDefaults> = {
     logRetention: RetentionDays.TWO_WEEKS,
     logLevel: 'debug',
     buddypressUploadsBucket: undefined,
+    mediaSigningPublicKey: undefined,
   },
   prod: {
     // The zone id is the placeholder of this example configuration: put the id of your own public zone here.
@@ -114,6 +133,9 @@ const STAGES: Record<StageName, StageDefaults> = {
     logRetention: RetentionDays.THREE_MONTHS,
     logLevel: 'info',
     buddypressUploadsBucket: undefined,
+    // The public half of this example configuration's key pair, whose private half was discarded: generate your own
+    // (README "Media of private spaces"), put its public half here and its private half in the secret.
+    mediaSigningPublicKey: EXAMPLE_MEDIA_SIGNING_PUBLIC_KEY,
   },
 };
 

@@ -55,6 +55,10 @@ export function catalogueFunction(
     },
   });
   fn.bindGrants(spec.grants, resources);
+  // The functions that sign media URLs (granted the private key) sign CloudFront's when the stage has a key.
+  if (spec.grants.secrets?.some((name) => name === 'mediaSigningKey') && resources.mediaCdnKeyPairId) {
+    fn.function.addEnvironment('MEDIA_CDN_KEY_PAIR_ID', resources.mediaCdnKeyPairId);
+  }
   if (spec.grants.live) {
     if (!context.live) throw new Error(`${spec.id} posts to live connections, but no live API is in reach`);
     fn.bindLiveConnections(context.live);

@@ -48,6 +48,8 @@ export interface GrantableResources {
   readonly bucket: IBucket;
   /** Base URL of the media CDN; functions that store files build their public URLs on it. */
   readonly mediaPublicBaseUrl: string;
+  /** `MEDIA_CDN_KEY_PAIR_ID` of the functions granted `mediaSigningKey`; undefined = presigned S3 GETs. */
+  readonly mediaCdnKeyPairId?: string | undefined;
   /** A catalogued queue by name; throws at synth for a name that is not catalogued. */
   queue(name: string): IQueue;
   /** ARN of the SES identity the stage sends from. */

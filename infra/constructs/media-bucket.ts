@@ -2,13 +2,19 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { acknowledge } from '../nag.ts';
 
 /** Key prefix of objects posted by browsers and not yet confirmed by the completion call. */
 export const PENDING_PREFIX = 'pending/';
-/** Key prefix of verified files, the only ones the CDN serves. */
+/** Key prefix of verified files everyone may see: the CDN serves them to whoever has the URL. */
 export const SERVED_PREFIX = 'media/';
+/**
+ * Key prefix of files of private and secret spaces: with a signing key, the CDN serves them to signed URLs only
+ * (its key group); without one, never (they are then fetched through presigned S3 GETs).
+ */
+export const PRIVATE_PREFIX = 'private/';
 /**
  * How long the CDN may serve a file from its cache: a deleted file stops being served at most this long after the
  * delete (objects carry the same `max-age`, shared/integrations/media-bucket.ts).
@@ -33,6 +39,17 @@ export interface MediaBucketProps {
    * @default 1
    */
   readonly pendingExpirationDays?: number;
+  /**
+   * PEM public key that signs URLs of `private/` files (StageConfig.mediaSigningPublicKey). Undefined: no key
+   * group, no signing secret, and the CDN never serves `private/`.
+   */
+  readonly signingPublicKey?: string | undefined;
+}
+
+/** The CDN's key for `private/` files: CloudFront's public key and the key group trusted for them. */
+export interface MediaSigning {
+  readonly publicKey: cloudfront.PublicKey;
+  readonly keyGroup: cloudfront.KeyGroup;
 }
 
 /**
@@ -44,6 +61,14 @@ export class MediaBucket extends Construct {
   readonly accessLogs: s3.Bucket;
   /** The CDN in front of the private bucket (origin access control): `file_url` and `thumbnail_url` point here. */
   readonly distribution: cloudfront.Distribution;
+  /** Present when the stage has a signing key (props.signingPublicKey). */
+  readonly signing: MediaSigning | undefined;
+  /**
+   * Holds the PEM private key of the signing key pair: a generated placeholder until operators put the key there
+   * (README), so the template never holds a key. Made whether or not the stage has a public key yet, so the
+   * private half can be stored before the public half is configured.
+   */
+  readonly signingSecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: MediaBucketProps) {
     super(scope, id);
@@ -88,25 +113,43 @@ export class MediaBucket extends Construct {
       ],
     });
 
+    // Origin access control: the bucket stays private; its policy lets only this distribution read objects.
+    const origin = origins.S3BucketOrigin.withOriginAccessControl(this.bucket, {
+      originAccessLevels: [cloudfront.AccessLevel.READ],
+    });
+    const serving = {
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+      // No query string in the cache key: a signed URL's parameters do not split the cache.
+      cachePolicy: new cloudfront.CachePolicy(this, 'CachePolicy', {
+        comment: 'Media: short TTL so deletions take effect quickly',
+        defaultTtl: Duration.seconds(CDN_CACHE_SECONDS),
+        maxTtl: Duration.seconds(CDN_CACHE_SECONDS),
+        minTtl: Duration.seconds(0),
+        enableAcceptEncodingGzip: true,
+        enableAcceptEncodingBrotli: true,
+      }),
+      // nosniff among them: a file is only ever rendered as the type it was verified to be.
+      responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+    } satisfies cloudfront.AddBehaviorOptions;
+    this.signing = props.signingPublicKey ? this.signingKey(props.signingPublicKey) : undefined;
+    this.signingSecret = new secretsmanager.Secret(this, 'SigningPrivateKey', {
+      description:
+        "PEM private key of the media CDN's signing key pair (URLs of private and secret spaces' media); put there by operators.",
+      generateSecretString: { passwordLength: 32, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledge(
+      this.signingSecret,
+      'AwsSolutions-SMG4',
+      'A new key pair needs its public half in the stage configuration (the key group) as well; operators rotate both together.',
+    );
+
     this.distribution = new cloudfront.Distribution(this, 'Cdn', {
       comment: 'Media files (verified uploads only)',
       defaultBehavior: {
-        // Origin access control: the bucket stays private; its policy lets only this distribution read objects.
-        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket, {
-          originAccessLevels: [cloudfront.AccessLevel.READ],
-        }),
-        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
-        cachePolicy: new cloudfront.CachePolicy(this, 'CachePolicy', {
-          comment: 'Media: short TTL so deletions take effect quickly',
-          defaultTtl: Duration.seconds(CDN_CACHE_SECONDS),
-          maxTtl: Duration.seconds(CDN_CACHE_SECONDS),
-          minTtl: Duration.seconds(0),
-          enableAcceptEncodingGzip: true,
-          enableAcceptEncodingBrotli: true,
-        }),
-        // nosniff among them: a file is only ever rendered as the type it was verified to be.
-        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+        origin,
+        ...serving,
         functionAssociations: [
           {
             eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
@@ -117,6 +160,15 @@ export class MediaBucket extends Construct {
           },
         ],
       },
+      ...(this.signing
+        ? {
+            // Files of private and secret spaces: only to URLs signed by the key group's key (CloudFront answers
+            // 403 to an unsigned, altered or expired URL before it reaches the bucket).
+            additionalBehaviors: {
+              [`${PRIVATE_PREFIX}*`]: { origin, ...serving, trustedKeyGroups: [this.signing.keyGroup] },
+            },
+          }
+        : {}),
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
     });
@@ -140,5 +192,18 @@ export class MediaBucket extends Construct {
       'AwsSolutions-CFR4',
       'The default *.cloudfront.net certificate is used until the stage has a custom domain; CloudFront then negotiates TLS 1.2+ with modern clients, and viewers are redirected to HTTPS.',
     );
+  }
+
+  /** CloudFront's public key and the key group `private/*` trusts. */
+  private signingKey(encodedKey: string): MediaSigning {
+    const publicKey = new cloudfront.PublicKey(this, 'SigningPublicKey', {
+      encodedKey,
+      comment: 'Signs URLs of media of private and secret spaces (private/*)',
+    });
+    const keyGroup = new cloudfront.KeyGroup(this, 'SigningKeyGroup', {
+      items: [publicKey],
+      comment: 'Keys whose signed URLs the media CDN serves private/* to',
+    });
+    return { publicKey, keyGroup };
   }
 }

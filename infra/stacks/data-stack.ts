@@ -53,6 +53,8 @@ export class DataStack extends Stack implements GrantableResources {
   readonly bucket: s3.Bucket;
   /** `https://<distribution domain>`: where browsers fetch media (CloudFront with origin access control). */
   readonly mediaPublicBaseUrl: string;
+  /** CloudFront's id of the key that signs URLs of `private/` files; undefined when the stage has none. */
+  readonly mediaCdnKeyPairId: string | undefined;
   readonly workQueues: ReadonlyMap<string, WorkQueue>;
   readonly mailIdentity: ses.EmailIdentity;
   readonly mailIdentityArn: string;
@@ -66,9 +68,13 @@ export class DataStack extends Stack implements GrantableResources {
     this.sourceUploadsBucket = config.buddypressUploadsBucket;
 
     this.table = new AppTable(this, 'AppTable').table;
-    const media = new MediaBucket(this, 'Media', { corsOrigins: config.corsOrigins });
+    const media = new MediaBucket(this, 'Media', {
+      corsOrigins: config.corsOrigins,
+      signingPublicKey: config.mediaSigningPublicKey,
+    });
     this.bucket = media.bucket;
     this.mediaPublicBaseUrl = `https://${media.distribution.distributionDomainName}`;
+    this.mediaCdnKeyPairId = media.signing?.publicKey.publicKeyId;
 
     const workQueues = new Map<string, WorkQueue>();
     for (const entry of props.queues ?? QUEUES) {
@@ -130,7 +136,12 @@ export class DataStack extends Stack implements GrantableResources {
       'AwsSolutions-SMG4',
       'Credentials of an external BuddyPress database we do not administer; operators rotate them there.',
     );
-    this.secrets = { passwordPepper: pepper, cursorKey, buddypressSource: buddypress };
+    this.secrets = {
+      passwordPepper: pepper,
+      cursorKey,
+      buddypressSource: buddypress,
+      mediaSigningKey: media.signingSecret,
+    };
 
     markForLocalBinding(this.table, 'table');
     markForLocalBinding(this.bucket, 'bucket');

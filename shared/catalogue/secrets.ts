@@ -10,6 +10,11 @@ export const SECRETS = {
    */
   cursorKey: { idVariable: 'CURSOR_KEY_SECRET_ID', localVariable: 'CURSOR_KEY' },
   buddypressSource: { idVariable: 'BUDDYPRESS_SECRET_ID', localVariable: 'BUDDYPRESS_URL' },
+  /**
+   * PEM private key of the media CDN's signing key pair (CloudFront signed URLs of private and secret spaces'
+   * media, shared/integrations/private-media-url.ts). Read only by the functions that answer with media URLs.
+   */
+  mediaSigningKey: { idVariable: 'MEDIA_SIGNING_KEY_SECRET_ID', localVariable: 'MEDIA_SIGNING_KEY' },
 } as const;
 
 export type SecretName = keyof typeof SECRETS;

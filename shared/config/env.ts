@@ -66,6 +66,8 @@ export const FunctionEnvironmentSchema = v.object({
   PASSWORD_PEPPER: optionalString,
   CURSOR_KEY: optionalString,
   BUDDYPRESS_URL: optionalString,
+  /** Tests only: the PEM private key CloudFront URLs are signed with (the cloud reads the `mediaSigningKey` secret). */
+  MEDIA_SIGNING_KEY: optionalString,
   /** Table prefix of the BuddyPress source named by `BUDDYPRESS_URL` (the cloud secret carries its own). */
   BUDDYPRESS_TABLE_PREFIX: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]*$/)), 'wp_'),
   /**
@@ -80,6 +82,12 @@ export const FunctionEnvironmentSchema = v.object({
   SES_ENDPOINT: optionalUrl,
   /** The base URL clients fetch stored media at: the CDN in the cloud, the emulator's path-style bucket URL locally. */
   MEDIA_PUBLIC_BASE_URL: optionalString,
+  /**
+   * The CloudFront public key id (`Key-Pair-Id`) that URLs of private and secret spaces' media are signed for,
+   * with the private key in the `mediaSigningKey` secret. Set by CDK on the functions granted that secret when the
+   * stage has a signing key; empty (locally, and a stage without one): those media get presigned S3 GETs instead.
+   */
+  MEDIA_CDN_KEY_PAIR_ID: optionalString,
   /**
    * Local stack only (`npm start`; ignored unless `STAGE` is `local`, and never set by CDK): a providers.json-style
    * file of extra oEmbed providers, and comma-separated `host:port` pairs exempt from the oEmbed address check.
@@ -108,6 +116,7 @@ export type DeployedEnvironment = Pick<
   | 'TABLE_NAME'
   | 'MEDIA_BUCKET'
   | 'MEDIA_PUBLIC_BASE_URL'
+  | 'MEDIA_CDN_KEY_PAIR_ID'
   | QueueUrlVariable
   | SecretIdVariable
   | 'MAIL_FROM'

@@ -1,5 +1,6 @@
 import { SECRETS, type SecretName } from '../catalogue/secrets.ts';
 import { env } from './env.ts';
+import { fetchSecretString } from './secrets-manager-fetch.ts';
 
 const loaded = new Map<SecretName, Promise<string>>();
 
@@ -8,7 +9,8 @@ const loaded = new Map<SecretName, Promise<string>>();
  * from Secrets Manager by the id CDK put in its id variable (e.g. `PASSWORD_PEPPER_SECRET_ID`; the function must be
  * granted it in the catalogue). Fetched once per cold start and kept in memory, never logged. A failed read is not
  * remembered: the next call tries again, so one Secrets Manager hiccup does not break a warm function for good.
- * The SDK client is imported lazily so functions that never read a secret do not carry it.
+ * The read is one signed request (secrets-manager-fetch.ts), not the Secrets Manager client, so the functions that
+ * read a secret stay lean.
  */
 export function readSecret(name: SecretName): Promise<string> {
   let value = loaded.get(name);
@@ -29,15 +31,7 @@ async function fetchSecret(name: SecretName): Promise<string> {
   if (typeof local === 'string' && local !== '') return local;
   const secretId = environment[idVariable];
   if (!secretId) throw new Error(`Secret ${name} is not configured (${localVariable} or ${idVariable})`);
-  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  const client = new SecretsManagerClient({ region: environment.AWS_REGION });
-  try {
-    const result = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
-    if (!result.SecretString) throw new Error(`Secret ${name} is empty`);
-    return result.SecretString;
-  } finally {
-    client.destroy();
-  }
+  return fetchSecretString(secretId, environment.AWS_REGION);
 }
 
 /** Tests and the local stack change the environment between runs; this forgets every loaded value. */

@@ -1,6 +1,5 @@
 import type { Context } from 'aws-lambda';
 import { activeLogger, functionLogger, useLogger } from './logger.ts';
-import { publishInvocationMetrics } from './metrics.ts';
 
 /**
  * What every function does around each invocation: the HTTP handler factory, the SQS worker factory and the
@@ -8,7 +7,7 @@ import { publishInvocationMetrics } from './metrics.ts';
  *
  * Begin: log lines now go to the function's logger (service = the function's id), carry the Lambda context
  * (function_request_id, cold_start, memory, ARN) and the invocation's keys (request id, operation id).
- * End: the invocation's metrics are published and its keys dropped.
+ * End: the end hooks run (metrics.ts publishes the invocation's counts) and its keys are dropped.
  *
  * Invariant: an invocation's keys never reach another invocation's lines. Sequential invocations (the usual
  * Lambda) get that from `endInvocation`; concurrent ones in one process (Lambda multi-concurrency, the local
@@ -24,9 +23,20 @@ export function beginInvocation(service: string, context: Context | undefined, k
   if (Object.keys(keys).length > 0) log.appendKeys(keys);
 }
 
+/**
+ * Work at the end of every invocation, registered by the module that needs it when it is loaded: metrics.ts adds
+ * the publishing of its counts. A function whose code never counts a metric never loads that module, so its
+ * bundle carries no metrics library (issue 21, item 21); one that may count publishes after every invocation.
+ */
+const endHooks = new Set<(service: string) => void>();
+
+export function onInvocationEnd(hook: (service: string) => void): void {
+  endHooks.add(hook);
+}
+
 export function endInvocation(service: string): void {
   try {
-    publishInvocationMetrics(service);
+    for (const hook of endHooks) hook(service);
   } finally {
     activeLogger().resetKeys();
     useLogger(undefined);

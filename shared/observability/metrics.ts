@@ -1,11 +1,13 @@
 import { InvocationScoped } from '@aws-lambda-powertools/commons/utils/invocation-scoped';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { onInvocationEnd } from './invocation.ts';
 import './invoke-store.ts';
 
 /**
  * Business metrics as CloudWatch embedded metric format (EMF) lines, through Powertools Metrics. Domain code
- * counts (`businessMetrics.mailSent()`); the function factories publish the counts once per invocation
- * (`publishInvocationMetrics`, called from shared/observability/invocation.ts), under the namespace
+ * counts (`businessMetrics.mailSent()`); the counts are published once per invocation, at its end
+ * (`publishInvocationMetrics`, which this module registers with shared/observability/invocation.ts when it is
+ * loaded, so only the functions whose code counts carry Powertools Metrics), under the namespace
  * `CommunityApi` with the function as the `service` dimension.
  *
  * - `NotificationsEmitted` (Count), dimensions service + type: one EMF line per notification type emitted.
@@ -85,3 +87,5 @@ export function publishInvocationMetrics(service: string): void {
     metrics.publishStoredMetrics();
   }
 }
+
+onInvocationEnd(publishInvocationMetrics);

@@ -8,6 +8,8 @@ export function secretValues(environment: Readonly<Record<string, string>>): Rec
     passwordPepper: environment.PASSWORD_PEPPER ?? '',
     cursorKey: environment.CURSOR_KEY ?? '',
     buddypressSource: buddypressSecret(environment),
+    // `dev` has no CDN signing key, so nothing reads it (presigned S3 GETs instead); the secret still exists.
+    mediaSigningKey: environment.MEDIA_SIGNING_KEY ?? '',
   };
 }
 

@@ -1,5 +1,6 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { Sha256 } from '../../../shared/config/sha256.ts';
 
 /** The parts of a SigV4 `Authorization` header the AWS front needs. */
 export interface SignedBy {
@@ -26,29 +27,6 @@ export function parseAuthorization(header: string | undefined): SignedBy | undef
     signedHeaders: (signedHeaders as string).split(';'),
     signature: signature as string,
   };
-}
-
-type Data = string | ArrayBuffer | ArrayBufferView;
-const bytes = (data: Data): Buffer =>
-  typeof data === 'string'
-    ? Buffer.from(data)
-    : ArrayBuffer.isView(data)
-      ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-      : Buffer.from(data);
-
-/** node:crypto behind the checksum interface the signer takes. */
-class Sha256 {
-  private readonly hash;
-  constructor(secret?: Data) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-  update(data: Data): void {
-    this.hash.update(bytes(data));
-  }
-  async digest(): Promise<Uint8Array> {
-    return new Uint8Array(this.hash.digest());
-  }
-  reset(): void {}
 }
 
 export interface IncomingAwsRequest {

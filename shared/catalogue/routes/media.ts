@@ -8,8 +8,13 @@ export const MEDIA_ROUTES = [
     path: '/feeds/media-upload',
     access: 'authenticated',
     // Signs presigned POSTs to `pending/<id>`; a multipart file is verified and written under `media/` at once
-    // (`private/` for media of private and secret spaces, whose answer carries signed GET URLs).
-    grants: { table: 'readWrite', bucket: { read: ['private/'], write: ['pending/', 'media/', 'private/'] } },
+    // (`private/` for media of private and secret spaces, whose answer carries signed GET URLs: CloudFront's, with
+    // the `mediaSigningKey` secret, in the cloud; presigned S3 GETs locally).
+    grants: {
+      table: 'readWrite',
+      bucket: { read: ['private/'], write: ['pending/', 'media/', 'private/'] },
+      secrets: ['mediaSigningKey'],
+    },
     // Image re-encoding is CPU-bound; more memory is more CPU on Lambda.
     memoryMb: 1536,
     nativeModules: ['sharp'],
@@ -28,6 +33,7 @@ export const MEDIA_ROUTES = [
         write: ['media/', 'private/'],
         delete: ['pending/', 'media/', 'private/'],
       },
+      secrets: ['mediaSigningKey'],
     },
     memoryMb: 1536,
     nativeModules: ['sharp'],
@@ -38,7 +44,7 @@ export const MEDIA_ROUTES = [
     path: '/media/{id}',
     access: 'authenticated',
     // Signs short-lived GET URLs of `private/` files (media of private and secret spaces) for allowed callers.
-    grants: { table: 'read', bucket: { read: ['private/'] } },
+    grants: { table: 'read', bucket: { read: ['private/'] }, secrets: ['mediaSigningKey'] },
   },
   {
     operationId: 'deleteMedia',

@@ -46,7 +46,7 @@ export const PROFILE_ROUTES = [
     path: '/profile/{username}/media',
     access: 'authenticated',
     // Signs short-lived GET URLs of `private/` files (media of private and secret spaces) the caller may see.
-    grants: { table: 'read', secrets: ['cursorKey'], bucket: { read: ['private/'] } },
+    grants: { table: 'read', secrets: ['cursorKey', 'mediaSigningKey'], bucket: { read: ['private/'] } },
   },
   {
     operationId: 'followMember',
