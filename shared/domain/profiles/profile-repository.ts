@@ -1,6 +1,6 @@
-import { userKey, userSearchKey } from '../../db/keys/users.ts';
-import { putAction, transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
-import { findUserById, storedSearchEntries, type UserItem } from '../users/index.ts';
+import { userKey } from '../../db/keys/users.ts';
+import { transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
+import { findUserById, type UserItem, userRenameActions } from '../users/index.ts';
 
 /**
  * Profiles, one function per access pattern (ACCESS_PATTERNS.md, "Profiles"): a member's user item (profile
@@ -54,11 +54,7 @@ export async function updateProfileFields(
   });
   // A new display name re-lists the user under it in the space user search (its `name` entry), in the same TWI.
   const renamed = fields.display_name !== undefined && fields.display_name !== user.display_name;
-  const nameEntry = renamed
-    ? storedSearchEntries({ ...user, display_name: fields.display_name ?? user.display_name }).find(
-        (entry) => entry.sk === userSearchKey(userId, 'name').sk,
-      )
-    : undefined;
+  const renameActions = renamed ? userRenameActions(user, fields.display_name ?? user.display_name) : [];
   const outcome = await transactWriteIfConditionsHold([
     updateAction(userKey(userId), {
       UpdateExpression: `SET ${sets.join(', ')}`,
@@ -66,7 +62,7 @@ export async function updateProfileFields(
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     }),
-    ...(nameEntry === undefined ? [] : [putAction(nameEntry)]),
+    ...renameActions,
   ]);
   return outcome.written;
 }

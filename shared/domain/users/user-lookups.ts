@@ -1,0 +1,80 @@
+import { emailGuardKey, userKey, userSearchEntries, usernameGuardKey } from '../../db/keys/users.ts';
+import { batchGetItems, getItem, queryAll } from '../../db/reads.ts';
+import * as v from 'valibot';
+import { GuardItemSchema, type UserItem, UserItemSchema } from './user-item.ts';
+
+/**
+ * The users domain's public reads (ACCESS_PATTERNS.md, "Users"): a user by id (GetItem), by username or e-mail
+ * (guard GetItem, then GetItem), many by id (BatchGetItem), and who holds a set of logins and e-mails. Other domains
+ * read users only through these; the answers are parsed users (no keys), never stored items.
+ */
+
+/** The users holding these logins and e-mails (guard items, BatchGetItem, strongly consistent). */
+export async function findGuardHolders(
+  usernames: readonly string[],
+  emails: readonly string[],
+): Promise<{ byUsername: Map<string, number>; byEmail: Map<string, number> }> {
+  const keys = [...usernames.map(usernameGuardKey), ...emails.map(emailGuardKey)];
+  const found = await batchGetItems(keys, v.object({ pk: v.string(), user_id: v.number() }), {
+    consistent: true,
+  });
+  const holderOf = new Map(found.map((guard) => [guard.pk, guard.user_id]));
+  const byUsername = new Map<string, number>();
+  const byEmail = new Map<string, number>();
+  for (const name of usernames) {
+    const holder = holderOf.get(usernameGuardKey(name).pk);
+    if (holder !== undefined) byUsername.set(name, holder);
+  }
+  for (const email of emails) {
+    const holder = holderOf.get(emailGuardKey(email).pk);
+    if (holder !== undefined) byEmail.set(email, holder);
+  }
+  return { byUsername, byEmail };
+}
+
+/** `consistent` where a decision must see the latest write (authentication after a suspension). */
+export function findUserById(
+  userId: number,
+  options: { consistent?: boolean } = {},
+): Promise<UserItem | undefined> {
+  return getItem(userKey(userId), UserItemSchema, options);
+}
+
+export async function findUserIdByUsername(
+  username: string,
+  options: { consistent?: boolean } = {},
+): Promise<number | undefined> {
+  return (await getItem(usernameGuardKey(username), GuardItemSchema, options))?.user_id;
+}
+
+export async function findUserIdByEmail(email: string): Promise<number | undefined> {
+  return (await getItem(emailGuardKey(email), GuardItemSchema))?.user_id;
+}
+
+export async function findUserByUsername(username: string): Promise<UserItem | undefined> {
+  const userId = await findUserIdByUsername(username);
+  return userId === undefined ? undefined : findUserById(userId);
+}
+
+/** Many users by id (BatchGetItem, ≤ 100 keys per call); missing ids are simply absent from the map. */
+export async function findUsersByIds(userIds: readonly number[]): Promise<Map<number, UserItem>> {
+  const users = await batchGetItems([...new Set(userIds)].map(userKey), UserItemSchema);
+  return new Map(users.map((user) => [user.id, user]));
+}
+
+const SearchEntrySchema = v.object({ user_id: v.pipe(v.number(), v.integer()) });
+
+/**
+ * The user search index (GSI3 `USERSEARCH`, one entry per display name, login and e-mail, sorted by lower-cased
+ * value): the user ids of the entries whose value starts with `prefix` (every entry without one), in value order,
+ * one Query page of at most `pageSize` entries per yield. A user matching on several fields appears once per
+ * field. The caller stops iterating when it has enough, so a search reads only the pages it uses.
+ */
+export async function* userIdsByNamePrefix(
+  prefix: string | undefined,
+  pageSize: number,
+): AsyncGenerator<number[]> {
+  for await (const page of queryAll(userSearchEntries(prefix), SearchEntrySchema, { pageSize })) {
+    yield page.map((entry) => entry.user_id);
+  }
+}
