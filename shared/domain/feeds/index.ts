@@ -15,3 +15,4 @@ export {
   queryFeedCommentPage,
   writeCommentActions,
 } from './comment-repository.ts';
+export { feedCommentsAddedAction } from './comments-added-action.ts';

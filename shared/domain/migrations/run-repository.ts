@@ -1,5 +1,4 @@
 import { getItem } from '../../db/reads.ts';
-import { postKey } from '../../db/keys/feeds.ts';
 import {
   migrationChunkAttemptKey,
   migrationChunkKey,
@@ -17,6 +16,7 @@ import {
 } from '../../db/transact.ts';
 import * as v from 'valibot';
 import type { MigrationItem } from '../../vocabulary/migrations.ts';
+import { feedCommentsAddedAction } from '../feeds/index.ts';
 import {
   chunkKind,
   chunksDoneName,
@@ -162,11 +162,7 @@ export async function moveFeedComments(run: RunItem, chunkNo: number, postId: nu
       },
       { ifAbsent: true },
     ),
-    updateAction(postKey(postId), {
-      UpdateExpression: 'ADD comments_count :added',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':added': added },
-    }),
+    feedCommentsAddedAction(postId, added),
   ]);
 }
 
