@@ -16,7 +16,8 @@ import {
 import { type SpacePrivacy, spaceVisibility } from '../spaces/index.ts';
 import { renderMarkdown } from '../text/index.ts';
 import { slugify } from '../topics/index.ts';
-import { type ChunkContext, sourceHtmlToText } from './chunk-context.ts';
+import { type ChunkInput, sourceHtmlToText } from './chunk-input.ts';
+import { type ChunkEntry, entry } from './chunk-plan.ts';
 
 /** Where a root activity lands: its feed's id and the space (null: the global feed) with its privacy. */
 export interface FeedPlace {
@@ -30,14 +31,14 @@ export interface FeedPlace {
  * (`feedAggregates`), so profiles, space and timeline totals stay exact. `commentsCount` is the number of this
  * chunk's comments under it (a feed's comments always come in its root's chunk).
  */
-export function writeNewPost(
-  context: ChunkContext,
+export function newPostEntries(
+  context: ChunkInput,
   row: ActivityRow,
   place: FeedPlace,
   userId: number,
   commentsCount: number,
   options: { put: boolean; putListing?: boolean },
-): void {
+): ChunkEntry[] {
   const message = sourceHtmlToText(row.content);
   const createdAt = context.dateOf(row.dateRecorded);
   const post: PostItem = {
@@ -58,20 +59,23 @@ export function writeNewPost(
     created_at: createdAt,
     updated_at: createdAt,
   };
-  if (options.put) context.writes.put(storedPost(post));
-  // The listing entry lists the feed (the post item carries no index keys); a retry puts whichever is missing.
-  if (options.putListing ?? options.put) context.writes.put(storedPostListing(post));
-  for (const aggregate of feedAggregates(post))
-    context.writes.count(aggregate.key, aggregate.deltas, aggregate.identity);
+  return [
+    ...(options.put ? [entry.put(storedPost(post))] : []),
+    // The listing entry lists the feed (the post item carries no index keys); a retry puts whichever is missing.
+    ...((options.putListing ?? options.put) ? [entry.put(storedPostListing(post))] : []),
+    ...feedAggregates(post).map((aggregate) =>
+      entry.counter(aggregate.key, aggregate.deltas, aggregate.identity),
+    ),
+  ];
 }
 
 /** A new comment's put and the aggregates and points it moves, as for a comment posted through the API. */
-export function writeNewComment(
-  context: ChunkContext,
+export function newCommentEntries(
+  context: ChunkInput,
   row: ActivityRow,
   at: { place: FeedPlace; commentId: number; parentId: number | null; userId: number },
   options: { put: boolean },
-): void {
+): ChunkEntry[] {
   const message = sourceHtmlToText(row.content);
   const createdAt = context.dateOf(row.dateRecorded);
   const comment = {
@@ -89,13 +93,15 @@ export function writeNewComment(
     created_at: createdAt,
     updated_at: createdAt,
   } satisfies CommentItem;
-  if (options.put) context.writes.put(storedComment(comment));
-  context.writes.count(userStatsKey(at.userId), commentCounts(comment), {
-    entity: 'user_stats',
-    user_id: at.userId,
-  });
   const points = commentPoints(comment);
-  if (points > 0) context.writes.count(userKey(at.userId), { total_points: points });
+  return [
+    ...(options.put ? [entry.put(storedComment(comment))] : []),
+    entry.counter(userStatsKey(at.userId), commentCounts(comment), {
+      entity: 'user_stats',
+      user_id: at.userId,
+    }),
+    ...(points > 0 ? [entry.counter(userKey(at.userId), { total_points: points })] : []),
+  ];
 }
 
 /** skip_existing off: an earlier run's feed or comment gets the source's text; counters and dates stay. */
