@@ -15,7 +15,7 @@ import type { RunItem } from './run-item.ts';
 import {
   claimChunkAttempt,
   findRun,
-  isChunkRecorded,
+  findRunAndChunk,
   moveFeedComments,
   recordChunk,
 } from './run-repository.ts';
@@ -36,7 +36,11 @@ export async function processMigrationMessage(
   message: MigrationMessage,
   receiveCount: number,
 ): Promise<void> {
-  const run = await findRun(message.source, true);
+  // A chunk's start reads its marker with the run (one round trip); a plan or tally reads the run alone.
+  const { run, recorded } =
+    message.kind === 'chunk'
+      ? await findRunAndChunk(message.source, message.run_id, message.phase, message.chunk)
+      : { run: await findRun(message.source, true), recorded: false };
   if (!run || run.run_id !== message.run_id || run.status !== 'in_progress') return;
   try {
     if (message.kind === 'tally') {
@@ -47,7 +51,7 @@ export async function processMigrationMessage(
     const source = await openBuddypressSource();
     if (message.kind === 'plan') await planPhase(run, source, message.phase);
     else if (!source) throw new Error('The BuddyPress source is not configured.');
-    else await runChunk(run, source, message);
+    else await runChunk(run, source, message, recorded);
   } catch (error) {
     if (receiveCount >= MAX_RECEIVES) await giveUp(run, message, error);
     throw error;
@@ -60,8 +64,13 @@ export async function processMigrationMessage(
  * (idempotent puts at id-space ids, in-place updates of an earlier run's targets), then record the chunk: its
  * counts, errors, tally and ledger entries once (recordChunk). Each step is safe to repeat.
  */
-async function runChunk(run: RunItem, source: BuddypressSource, message: ChunkMessage): Promise<void> {
-  if (!(await isChunkRecorded(run, message.phase, message.chunk))) {
+async function runChunk(
+  run: RunItem,
+  source: BuddypressSource,
+  message: ChunkMessage,
+  recorded: boolean,
+): Promise<void> {
+  if (!recorded) {
     const first = await claimChunkAttempt(run, message.phase, message.chunk);
     const input = new ChunkInput(run, source, message.chunk, !first);
     const plan = planChunk(
@@ -72,7 +81,8 @@ async function runChunk(run: RunItem, source: BuddypressSource, message: ChunkMe
     await writeChunk(run, message.chunk, plan);
     await recordChunk(run, plan.record);
   }
-  await advanceIfPhaseDone(run.source, run.run_id, message.phase);
+  // A chunk counted already (a redelivery) wrote nothing since the run was read: that read decides.
+  await advanceIfPhaseDone(run.source, run.run_id, message.phase, recorded ? run : undefined);
 }
 
 async function mapRange(input: ChunkInput, message: ChunkMessage): Promise<ChunkEntry[]> {
