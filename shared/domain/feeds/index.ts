@@ -16,3 +16,4 @@ export {
   writeCommentActions,
 } from './comment-repository.ts';
 export { feedCommentsAddedAction } from './comments-added-action.ts';
+export { messageRewriteAction } from './message-rewrite-action.ts';

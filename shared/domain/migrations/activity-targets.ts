@@ -1,6 +1,5 @@
-import { commentKey, postKey } from '../../db/keys/feeds.ts';
 import { userKey, userStatsKey } from '../../db/keys/users.ts';
-import { type TransactAction, updateAction } from '../../db/transact.ts';
+import type { TransactAction } from '../../db/transact.ts';
 import type { ActivityRow } from '../../integrations/buddypress/source.ts';
 import { nowIso } from '../dates.ts';
 import {
@@ -8,6 +7,7 @@ import {
   commentCounts,
   commentPoints,
   feedAggregates,
+  messageRewriteAction,
   type PostItem,
   storedComment,
   storedPost,
@@ -105,15 +105,5 @@ export function newCommentEntries(
 }
 
 /** skip_existing off: an earlier run's feed or comment gets the source's text; counters and dates stay. */
-export function contentUpdate(kind: 'post' | 'comment', id: number, row: ActivityRow): TransactAction {
-  const message = sourceHtmlToText(row.content);
-  return updateAction(kind === 'post' ? postKey(id) : commentKey(id), {
-    UpdateExpression: 'SET message = :message, message_rendered = :rendered, updated_at = :now',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: {
-      ':message': message,
-      ':rendered': renderMarkdown(message),
-      ':now': nowIso(),
-    },
-  });
-}
+export const contentUpdate = (kind: 'post' | 'comment', id: number, row: ActivityRow): TransactAction =>
+  messageRewriteAction(kind, id, sourceHtmlToText(row.content), nowIso());

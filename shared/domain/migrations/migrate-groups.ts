@@ -1,12 +1,7 @@
 import * as v from 'valibot';
 import { spaceKey } from '../../db/keys/spaces.ts';
 import { batchGetItems } from '../../db/reads.ts';
-import {
-  putAction,
-  type TransactAction,
-  transactWriteIfConditionsHold,
-  updateAction,
-} from '../../db/transact.ts';
+import { putAction, type TransactAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
 import type { GroupRow } from '../../integrations/buddypress/source.ts';
 import {
   DEFAULT_SPACE_SETTINGS,
@@ -15,6 +10,7 @@ import {
   storedSpace,
   storedSpaceSlugGuard,
   storedSpaceStats,
+  spaceTextRewriteAction,
 } from '../spaces/index.ts';
 import { nowIso } from '../dates.ts';
 import { renderMarkdown } from '../text/index.ts';
@@ -188,17 +184,13 @@ async function existingSpaces(spaceIds: readonly number[]): Promise<Set<number>>
   return new Set(found.map((space) => space.id));
 }
 
-function groupUpdate(row: GroupRow, spaceId: number): TransactAction {
-  const description = sourceHtmlToText(row.description);
-  return updateAction(spaceKey(spaceId), {
-    UpdateExpression:
-      'SET title = :title, description = :description, description_rendered = :rendered, updated_at = :now',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: {
-      ':title': sourceHtmlToText(row.name) || `Group ${row.id}`,
-      ':description': description,
-      ':rendered': renderMarkdown(description),
-      ':now': nowIso(),
+/** skip_existing off: an earlier run's space gets the group's name and description; the rest stays. */
+const groupUpdate = (row: GroupRow, spaceId: number): TransactAction =>
+  spaceTextRewriteAction(
+    spaceId,
+    {
+      title: sourceHtmlToText(row.name) || `Group ${row.id}`,
+      description: sourceHtmlToText(row.description),
     },
-  });
-}
+    nowIso(),
+  );

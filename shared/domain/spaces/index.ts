@@ -13,3 +13,4 @@ export {
   findSpacesByIds,
 } from './space-repository.ts';
 export { type SpaceCore, toSpaceCore } from './space-mapper.ts';
+export { spaceTextRewriteAction } from './space-text-rewrite-action.ts';
