@@ -1,11 +1,9 @@
-import { userKey, userStatsKey } from '../../db/keys/users.ts';
 import type { TransactAction } from '../../db/transact.ts';
 import type { ActivityRow } from '../../integrations/buddypress/source.ts';
 import { nowIso } from '../dates.ts';
 import {
   type CommentItem,
-  commentCounts,
-  commentPoints,
+  commentAggregates,
   feedAggregates,
   messageRewriteAction,
   type PostItem,
@@ -93,14 +91,12 @@ export function newCommentEntries(
     created_at: createdAt,
     updated_at: createdAt,
   } satisfies CommentItem;
-  const points = commentPoints(comment);
   return [
     ...(options.put ? [entry.put(storedComment(comment))] : []),
-    entry.counter(userStatsKey(at.userId), commentCounts(comment), {
-      entity: 'user_stats',
-      user_id: at.userId,
-    }),
-    ...(points > 0 ? [entry.counter(userKey(at.userId), { total_points: points })] : []),
+    // The feed's `comments_count` is in its put (a new feed) or moves on its own (an earlier run's feed).
+    ...commentAggregates(comment, { onFeed: false }).map((aggregate) =>
+      entry.counter(aggregate.key, aggregate.deltas, aggregate.identity),
+    ),
   ];
 }
 
