@@ -84,6 +84,18 @@ export const QUEUES = [
     maxReceiveCount: 5,
     maxConcurrency: 2,
   },
+  {
+    // A deleted feed's comments and likes: DELETE /feeds/{id} removes the feed and every count it made (no comment
+    // or like can be added once it is gone) and leaves removing them, with their authors' counters, here, in
+    // bounded steps, so the request makes its few round trips whatever the feed's size.
+    name: 'feeds',
+    entry: 'functions/workers/sweep-feed.ts',
+    grants: { table: 'readWrite', sendTo: ['feeds'] },
+    batchSize: 1,
+    timeoutSeconds: 60,
+    maxReceiveCount: 5,
+    maxConcurrency: 2,
+  },
 ] as const satisfies readonly QueueEntryOf<string, string, SecretName>[];
 
 export type QueueName = (typeof QUEUES)[number]['name'];

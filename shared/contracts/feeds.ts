@@ -100,9 +100,10 @@ export const listFeeds = defineOperation({
     `${FEED_TOPIC_FILTER_MAX}) lists feeds carrying any of them (unknown ids match nothing); with several topics a ` +
     'page lies at most 10 000 feeds into the list. `space_id` lists one space (a space the caller may not see is ' +
     '404 `not_found`); `username` one author; `topics` combines with `space_id` but not with `username`. `status` ' +
-    'other than `published` lists the feeds of `username` (default: the caller) in that status, for the author and ' +
-    'community moderators only, and combines with neither `topics` nor `space_id`. `total` counts exactly what the ' +
-    'caller may page through.',
+    'other than `published` lists feeds in that status: a community moderator or admin without `username` sees ' +
+    'every member’s; otherwise the feeds of `username` (default: the caller), for the author and community ' +
+    'moderators only (403 `rest_forbidden` else); it combines with neither `topics` nor `space_id`. `total` counts ' +
+    'exactly what the caller may page through.',
   tags: TAGS,
   query: v.object({
     page: pageQuery(),

@@ -2,12 +2,12 @@ import * as v from 'valibot';
 import { integer, sqlDateTime } from './fields.ts';
 import { documentedAs, named } from './openapi-metadata.ts';
 import { defineOperation } from './operation.ts';
-import { hostUserSummarySchema } from './members.ts';
-import { spaceCoreEntries } from './space-fields.ts';
+import { hostUserSummarySchema, memberTimestampEntries } from './members.ts';
+import { spaceSummaryEntries } from './space-fields.ts';
 
 /**
- * Invitations of e-mail addresses into spaces (contract "Invitations", decisions.md). Timestamps in these
- * answers are `YYYY-MM-DD HH:MM:SS` UTC.
+ * Invitations of e-mail addresses into spaces (contract "Invitations", decisions.md). The invitation's own
+ * timestamps are `YYYY-MM-DD HH:MM:SS` UTC; its `space` and `xprofile` are summaries, ISO 8601 as everywhere.
  */
 const TAGS = ['Invitations'];
 const yesNo = v.picklist(['yes', 'no']);
@@ -51,9 +51,7 @@ const invitationSpaceSettingsSchema = v.object({
 
 const invitationSpaceSchema = v.pipe(
   v.object({
-    ...spaceCoreEntries,
-    created_at: sqlDateTime(),
-    updated_at: sqlDateTime(),
+    ...spaceSummaryEntries,
     settings: invitationSpaceSettingsSchema,
   }),
   named('InvitationSpace'),
@@ -88,11 +86,11 @@ export const invitationSchema = v.pipe(
         v.null(),
         documentedAs({ type: ['object', 'null'], additionalProperties: true, description: 'Always null.' }),
       ),
-      created_at: sqlDateTime(),
+      created_at: memberTimestampEntries.created_at,
       display_name: v.string(),
       id: integer(),
       is_verified: integer(),
-      last_activity: sqlDateTime(),
+      last_activity: memberTimestampEntries.last_activity,
       meta: v.object({
         website: v.string(),
         cover_photo: v.string(),
@@ -103,7 +101,7 @@ export const invitationSchema = v.pipe(
       short_description: v.string(),
       status: v.string(),
       total_points: integer(),
-      updated_at: sqlDateTime(),
+      updated_at: memberTimestampEntries.updated_at,
       user_id: integer(),
       username: v.string(),
     }),

@@ -2,6 +2,16 @@ import * as v from 'valibot';
 import { integer, isoDateTime, sqlDateTime } from './fields.ts';
 import { documentedAs, named } from './openapi-metadata.ts';
 
+/**
+ * A member's timestamps, ISO 8601 `YYYY-MM-DDTHH:MM:SS` UTC in every response that shows them (a profile, every
+ * `xprofile`).
+ */
+export const memberTimestampEntries = {
+  created_at: isoDateTime(),
+  updated_at: isoDateTime(),
+  last_activity: isoDateTime(),
+};
+
 /** The member summary (`xprofile`) used in notification lists and quiz results. */
 export const memberSummarySchema = v.pipe(
   v.object({
@@ -12,7 +22,7 @@ export const memberSummarySchema = v.pipe(
     display_name: v.string(),
     username: v.string(),
     avatar: v.string(),
-    created_at: isoDateTime(),
+    created_at: memberTimestampEntries.created_at,
     short_description: v.string(),
     meta: v.object({
       website: v.string(),

@@ -14,7 +14,7 @@ import {
   USER_NOT_FOUND,
   usernameParams,
 } from './profile-schemas.ts';
-import { spaceCoreEntries } from './space-fields.ts';
+import { spaceSummaryEntries } from './space-fields.ts';
 
 // ---- Comments ------------------------------------------------------------------------------------------------------
 
@@ -59,9 +59,7 @@ export const listProfileComments = defineOperation({
 const yesNo = v.string();
 const profileSpaceSchema = v.pipe(
   v.object({
-    ...spaceCoreEntries,
-    created_at: isoDateTime(),
-    updated_at: isoDateTime(),
+    ...spaceSummaryEntries,
     settings: v.object({
       can_request_join: yesNo,
       custom_lock_screen: yesNo,

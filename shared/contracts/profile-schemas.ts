@@ -1,6 +1,7 @@
 /** Fields, shared schemas and documented errors of the profile contracts (profiles.ts, profile-lists.ts). */
 import * as v from 'valibot';
-import { integer, isoDateTime } from './fields.ts';
+import { integer } from './fields.ts';
+import { memberTimestampEntries } from './members.ts';
 import { named } from './openapi-metadata.ts';
 
 export const TAGS = ['Profiles'];
@@ -78,8 +79,8 @@ export const profileSchema = v.pipe(
     compilation_score: integer(),
     followers_count: integer(),
     followings_count: integer(),
-    created_at: isoDateTime(),
-    last_activity: isoDateTime(),
+    created_at: memberTimestampEntries.created_at,
+    last_activity: memberTimestampEntries.last_activity,
     can_change_username: privateBoolean('Always false when shown (usernames are fixed)'),
     can_change_email: privateBoolean('Always false when shown (no e-mail change through the API)'),
     canViewUserSpaces: v.pipe(

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { SPACE_PRIVACIES, SPACE_STATUSES, SPACE_TYPES } from '../vocabulary/spaces.ts';
-import { integer } from './fields.ts';
+import { integer, isoDateTime } from './fields.ts';
 
 /**
- * The fields every space shape shares (a profile's space, an invitation's space, a course read): spread into the
- * shape's object, then add its dates (ISO or `YYYY-MM-DD HH:MM:SS`, as the contract shows it) and its own fields.
+ * The fields every space shape shares (a profile's space, an invitation's space, a course read), without dates:
+ * space summaries spread `spaceSummaryEntries`; a course's administrative form adds its own.
  */
 export const spaceCoreEntries = {
   id: integer(),
@@ -19,4 +19,14 @@ export const spaceCoreEntries = {
   serial: integer(),
   status: v.picklist(SPACE_STATUSES),
   type: v.picklist(SPACE_TYPES),
+};
+
+/**
+ * A space summary (the profile's space list, an invitation's `space`): the core fields and the timestamps, ISO 8601
+ * `YYYY-MM-DDTHH:MM:SS` UTC in every response that carries one.
+ */
+export const spaceSummaryEntries = {
+  ...spaceCoreEntries,
+  created_at: isoDateTime(),
+  updated_at: isoDateTime(),
 };

@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import type { ItemKey } from './partition.ts';
+import type { KeyedRead } from './read-together.ts';
 import { putAction, transactWriteIfConditionsHold, updateAction } from './transact.ts';
 
 /**
@@ -60,6 +61,19 @@ export async function readReplicated(item: ReplicatedItem): Promise<Attributes |
   const replica = Math.floor(Math.random() * item.replicas);
   const found = (await getRaw(replicaKey(item, replica))) ?? (await getRaw(item.key));
   return found && presentOrUndefined(withoutKey(found));
+}
+
+/** `readReplicated` as a read to send with others in one BatchGetItem (read-together.ts): consistent. */
+export function replicatedRead(item: ReplicatedItem): KeyedRead<Attributes | undefined> {
+  const key = replicaKey(item, Math.floor(Math.random() * item.replicas));
+  return {
+    keys: [key],
+    consistent: true,
+    settle: async (found) => {
+      const raw = found.get(key) ?? (await getRaw(item.key));
+      return raw && presentOrUndefined(withoutKey(raw));
+    },
+  };
 }
 
 /** A copy made of an absent item holds only the marker: that reads as absent. */

@@ -14,25 +14,43 @@ import type { TransactAction } from './transact.ts';
  * `counter >= amount` floor of `counterUpdate` still holds per shard; the sum over shards is therefore never
  * negative either. Reads sum every shard in one BatchGetItem, consistent when the caller needs every completed
  * write, so totals stay exact.
+ *
+ * An aggregate that most requests read (the timeline totals) is also kept in `replicas` identical copies of its
+ * shards: shard `n` of replica `r` lives at `{pk: pk + '#R' + r + '#S' + n, sk}`. Every change moves the entity's
+ * shard in every replica within its own transaction (all or none), so the replicas never differ once a change has
+ * completed; a read sums the shards of one replica taken at random, strongly consistent, so each shard item takes
+ * 1/`replicas` of the reads and the total is still exact. (Changing the number of shards or replicas of an
+ * aggregate that holds counts is a data migration: the items of the new layout must be filled before use.)
  */
 export interface ShardedAggregate {
   readonly key: ItemKey;
   readonly shards: number;
+  readonly replicas: number;
 }
 
-export const shardedAggregate = (key: ItemKey, shards: number): ShardedAggregate => {
+export const shardedAggregate = (key: ItemKey, shards: number, replicas = 1): ShardedAggregate => {
   if (!Number.isInteger(shards) || shards < 1 || shards > 100)
     throw new Error(`An aggregate takes 1 to 100 shards, not ${shards}`);
-  return { key, shards };
+  // One read is a BatchGetItem of one replica's shards; one change writes one shard per replica.
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 10)
+    throw new Error(`An aggregate takes 1 to 10 replicas, not ${replicas}`);
+  return { key, shards, replicas };
 };
 
-export const shardKey = (aggregate: ShardedAggregate, shard: number): ItemKey => ({
-  pk: `${aggregate.key.pk}#S${shard}`,
+export const shardKey = (aggregate: ShardedAggregate, shard: number, replica = 0): ItemKey => ({
+  pk: `${aggregate.key.pk}${aggregate.replicas === 1 ? '' : `#R${replica}`}#S${shard}`,
   sk: aggregate.key.sk,
 });
 
-export const shardKeys = (aggregate: ShardedAggregate): ItemKey[] =>
-  Array.from({ length: aggregate.shards }, (_, shard) => shardKey(aggregate, shard));
+/** The shards of one replica (replica 0 unless named). */
+export const shardKeys = (aggregate: ShardedAggregate, replica = 0): ItemKey[] =>
+  Array.from({ length: aggregate.shards }, (_, shard) => shardKey(aggregate, shard, replica));
+
+/** The items an entity's change moves: its shard in every replica (all in the change's transaction). */
+export const entityShardKeys = (aggregate: ShardedAggregate, spreadBy: string | number): ItemKey[] =>
+  Array.from({ length: aggregate.replicas }, (_, replica) =>
+    shardKey(aggregate, shardOf(aggregate, spreadBy), replica),
+  );
 
 /** The shard an entity moves: a stable spread of its id, so one entity always lands on one shard. */
 export function shardOf(aggregate: ShardedAggregate, spreadBy: string | number): number {
@@ -52,20 +70,21 @@ export function spreadOver(value: string | number, buckets: number): number {
   return hash % buckets;
 }
 
-/** The transaction action that moves the aggregate by `deltas` on the shard of `spreadBy`. */
-export function shardedCounterUpdate(
+/** The transaction actions that move the aggregate by `deltas` on the shard of `spreadBy`, in every replica. */
+export function shardedCounterUpdates(
   aggregate: ShardedAggregate,
   spreadBy: string | number,
   deltas: CounterDeltas | Readonly<Record<string, number>>,
   options: Parameters<typeof counterUpdate>[2] = {},
-): TransactAction {
-  return counterUpdate(shardKey(aggregate, shardOf(aggregate, spreadBy)), deltas, options);
+): TransactAction[] {
+  return entityShardKeys(aggregate, spreadBy).map((key) => counterUpdate(key, deltas, options));
 }
 
 export type CounterTotals = Readonly<Record<string, number>>;
 
 /**
- * The summed counters of several aggregates in one round trip (BatchGetItem; up to 100 shard keys per call).
+ * The summed counters of several aggregates in one round trip (BatchGetItem of one random replica's shards of each;
+ * up to 100 shard keys per call).
  * Every numeric attribute found on a shard is summed; a counter no shard holds reads as absent (callers default
  * it to 0). The answer follows the order asked.
  */
@@ -76,7 +95,8 @@ export async function readShardedTotals(
   const owners = new Map<string, number>();
   const keys: ItemKey[] = [];
   aggregates.forEach((aggregate, index) => {
-    for (const key of shardKeys(aggregate)) {
+    const replica = Math.floor(Math.random() * aggregate.replicas);
+    for (const key of shardKeys(aggregate, replica)) {
       owners.set(`${key.pk}\u0000${key.sk}`, index);
       keys.push(key);
     }

@@ -61,6 +61,7 @@ export const GLOBAL_INDEXES = [
       'topics with one status in display order',
       'topics whose title contains a trigram, in display order (title search; a third of the trigrams)',
       "all published feeds, newest first (sparse timeline over 4 shards FEEDS#<n> on the post's listing entry, merged on read)",
+      "every member's unpublished feeds in one status, newest first (4 shards FEEDS#<STATUS>#<n> on the post's listing entry, merged on read)",
       'quiz submissions of a course by student name, one result range each (attempt slot); of a lesson (id pointer)',
     ],
   },

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import type { QueueName } from '../catalogue/queues.ts';
 import { digestMessageSchema } from './digest.ts';
+import { sweepFeedMessageSchema } from './feeds.ts';
 import { mailMessageSchema } from './mail.ts';
 import { migrationMessageSchema } from './migrations.ts';
 import { tidyNotificationsMessageSchema } from './notifications.ts';
@@ -19,11 +20,13 @@ export const QUEUE_MESSAGES = {
   digest: digestMessageSchema,
   migrations: migrationMessageSchema,
   topics: detachTopicMessageSchema,
+  feeds: sweepFeedMessageSchema,
 } as const satisfies Record<QueueName, v.GenericSchema>;
 
 export type QueueMessage<Q extends QueueName> = v.InferOutput<(typeof QUEUE_MESSAGES)[Q]>;
 
 export type { DigestMessage } from './digest.ts';
+export type { SweepFeedMessage } from './feeds.ts';
 export type { MailMessage } from './mail.ts';
 export type { MigrationMessage } from './migrations.ts';
 export type { TidyNotificationsMessage } from './notifications.ts';

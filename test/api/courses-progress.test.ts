@@ -1,5 +1,10 @@
+import { findCourseStats, findStudentProgress } from '../../shared/domain/courses/index.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findMembership, findSpaceStats } from '../../shared/domain/spaces/index.ts';
+import { courseCompletionStats, courseProgressKey, courseStatsKey } from '../../shared/db/keys/courses.ts';
+import { membershipKey } from '../../shared/db/keys/spaces.ts';
+import type { ItemKey } from '../../shared/db/partition.ts';
+import { batchGetRawItems } from '../../shared/db/reads.ts';
+import { shardKeys } from '../../shared/db/sharded-counters.ts';
 import { api, type TestUser } from '../support/api.ts';
 import {
   complete,
@@ -42,11 +47,17 @@ describe('marking lessons', () => {
     const again = await complete(student, own.courseId, lesson(own, 'one'));
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual(first.body.data);
-    expect(await findSpaceStats(own.courseId)).toMatchObject({ total_completions: 1, completed_students: 0 });
+    expect(await findCourseStats(own.courseId)).toMatchObject({
+      total_completions: 1,
+      completed_students: 0,
+    });
 
     const both = await complete(student, own.courseId, lesson(own, 'two'));
     expect(both.body.data).toMatchObject({ progress: 100, course_completed: true });
-    expect(await findSpaceStats(own.courseId)).toMatchObject({ total_completions: 2, completed_students: 1 });
+    expect(await findCourseStats(own.courseId)).toMatchObject({
+      total_completions: 2,
+      completed_students: 1,
+    });
 
     const undo = await complete(student, own.courseId, lesson(own, 'one'), 'incomplete');
     expect(undo.body).toMatchObject({
@@ -55,9 +66,12 @@ describe('marking lessons', () => {
     });
     const undoAgain = await complete(student, own.courseId, lesson(own, 'one'), 'incomplete');
     expect(undoAgain.body.data).toEqual(undo.body.data);
-    expect(await findSpaceStats(own.courseId)).toMatchObject({ total_completions: 1, completed_students: 0 });
-    const membership = await findMembership(own.courseId, student.id, { consistent: true });
-    expect([...(membership?.completed_lessons ?? [])]).toEqual([lesson(own, 'two')]);
+    expect(await findCourseStats(own.courseId)).toMatchObject({
+      total_completions: 1,
+      completed_students: 0,
+    });
+    const { progress } = await findStudentProgress(own.courseId, student.id);
+    expect([...progress.completed]).toEqual([lesson(own, 'two')]);
   });
 
   it('refuses a later lesson before an earlier one in a sequential course (400 lesson_locked)', async () => {
@@ -66,7 +80,7 @@ describe('marking lessons', () => {
     const locked = await complete(student, own.courseId, lesson(own, 'two'));
     expectError(locked, 400, 'lesson_locked');
     expect(locked.body.data.required_lesson_id).toBe(lesson(own, 'one'));
-    expect((await findSpaceStats(own.courseId)).total_completions ?? 0).toBe(0);
+    expect((await findCourseStats(own.courseId)).total_completions ?? 0).toBe(0);
     expect((await complete(student, own.courseId, lesson(own, 'one'))).status).toBe(200);
     expect((await complete(student, own.courseId, lesson(own, 'two'))).status).toBe(200);
   });
@@ -81,8 +95,8 @@ describe('marking lessons', () => {
     );
     const passed = await submit(student, course.courseId, lesson(course, 'quiz'), { answers: { q1: 'a' } });
     expect(passed.status, passed.text).toBe(201);
-    const membership = await findMembership(course.courseId, student.id, { consistent: true });
-    expect(membership?.completed_lessons?.has(lesson(course, 'quiz'))).toBe(true);
+    const { progress } = await findStudentProgress(course.courseId, student.id);
+    expect(progress.completed.has(lesson(course, 'quiz'))).toBe(true);
   });
 
   it('drafts, lessons of other courses and unknown ids are 404 not_found', async () => {
@@ -108,9 +122,7 @@ describe('marking lessons', () => {
       400,
       'rest_invalid_param',
     );
-    expect(
-      (await findMembership(course.courseId, student.id, { consistent: true }))?.completed_lessons,
-    ).toBeUndefined();
+    expect((await findStudentProgress(course.courseId, student.id)).progress.completed.size).toBe(0);
   });
 });
 
@@ -125,7 +137,10 @@ describe('exact and idempotent under concurrency', () => {
       ]),
     );
     for (const response of responses) expect(response.status, response.text).toBe(200);
-    expect(await findSpaceStats(own.courseId)).toMatchObject({ total_completions: 2, completed_students: 1 });
+    expect(await findCourseStats(own.courseId)).toMatchObject({
+      total_completions: 2,
+      completed_students: 1,
+    });
   });
 
   it('parallel completions and incompletions leave counters matching the stored sets', async () => {
@@ -140,13 +155,63 @@ describe('exact and idempotent under concurrency', () => {
     let completions = 0;
     let completedStudents = 0;
     for (const student of own.students) {
-      const set = (await findMembership(own.courseId, student.id, { consistent: true }))?.completed_lessons;
+      const set = (await findStudentProgress(own.courseId, student.id)).progress.completed;
       completions += set?.size ?? 0;
       if (set?.size === 2) completedStudents += 1;
     }
-    const stats = await findSpaceStats(own.courseId);
+    const stats = await findCourseStats(own.courseId);
     expect(stats.total_completions ?? 0).toBe(completions);
     expect(stats.completed_students ?? 0).toBe(completedStudents);
+  });
+});
+
+describe('where progress is stored (issue 20: no completion writes the course partition)', () => {
+  it("a student's progress is on their own item and counted on their shard, not on the course's items", async () => {
+    const own = await importCourse({ students: 1 });
+    const student = own.students[0] as TestUser;
+    expect((await complete(student, own.courseId, lesson(own, 'one'))).status).toBe(200);
+    expect((await complete(student, own.courseId, lesson(own, 'two'))).status).toBe(200);
+    const read = async (key: ItemKey) => (await batchGetRawItems([key], true))[0];
+    const progressItem = await read(courseProgressKey(own.courseId, student.id));
+    const membership = await read(membershipKey(own.courseId, student.id));
+    const courseItem = await read(courseStatsKey(own.courseId));
+    expect([...((progressItem?.completed_lessons as Set<number>) ?? [])].sort()).toEqual(
+      [lesson(own, 'one'), lesson(own, 'two')].sort(),
+    );
+    expect(membership).not.toHaveProperty('completed_lessons');
+    expect(courseItem?.total_completions ?? 0).toBe(0);
+    const shards = await batchGetRawItems(shardKeys(courseCompletionStats(own.courseId)), true);
+    expect(shards.map((shard) => [shard.total_completions, shard.completed_students])).toEqual([[2, 1]]);
+  });
+
+  it('progress recorded on the membership (before progress items, or imported) stays there, counted on the course', async () => {
+    const own = await importCourse({
+      students: 1,
+      completions: (students) => [{ user: (students[0] as TestUser).username, lesson: 'one' }],
+    });
+    const student = own.students[0] as TestUser;
+    const done = await complete(student, own.courseId, lesson(own, 'two'));
+    expect(done.body.data).toMatchObject({ completed_lessons: [lesson(own, 'one'), lesson(own, 'two')] });
+    const [membership] = await batchGetRawItems([membershipKey(own.courseId, student.id)], true);
+    expect([...((membership?.completed_lessons as Set<number> | undefined) ?? [])]).toHaveLength(2);
+    expect(await findCourseStats(own.courseId)).toMatchObject({
+      total_completions: 2,
+      completed_students: 1,
+    });
+    // Emptied, the membership's set is gone for good: the next completion starts the progress item.
+    for (const ref of ['one', 'two'])
+      expect((await complete(student, own.courseId, lesson(own, ref), 'incomplete')).status).toBe(200);
+    expect(await findCourseStats(own.courseId)).toMatchObject({
+      total_completions: 0,
+      completed_students: 0,
+    });
+    expect((await complete(student, own.courseId, lesson(own, 'two'))).status).toBe(200);
+    const { progress } = await findStudentProgress(own.courseId, student.id);
+    expect(progress).toEqual({ completed: new Set([lesson(own, 'two')]), home: 'item' });
+    expect(await findCourseStats(own.courseId)).toMatchObject({
+      total_completions: 1,
+      completed_students: 0,
+    });
   });
 });
 

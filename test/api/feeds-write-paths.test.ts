@@ -174,6 +174,13 @@ describe('the timeline', () => {
     // The posts landed on more than one shard.
     const shardsHolding = await Promise.all(shardKeys(feedStats()).map((key) => rawItem(key)));
     expect(shardsHolding.filter((item) => (item?.[counter] ?? 0) > 0).length).toBeGreaterThan(1);
+    // Every replica of the shards holds the same counts (a read sums any one of them).
+    for (let replica = 1; replica < feedStats().replicas; replica++) {
+      const copies = await Promise.all(shardKeys(feedStats(), replica).map((key) => rawItem(key)));
+      expect(copies.map((item) => item?.[counter] ?? 0)).toEqual(
+        shardsHolding.map((item) => item?.[counter] ?? 0),
+      );
+    }
 
     await Promise.all(feeds.slice(0, 10).map((feed) => api('DELETE', `/feeds/${feed.id}`, { as: member })));
     const [after] = await readShardedTotals([feedStats()], { consistent: true });
@@ -208,5 +215,68 @@ describe('the timeline', () => {
     });
     expect(space.body.feeds.total).toBe(9);
     expect(new Set(space.body.feeds.data.map((feed) => feed.id))).toEqual(mine);
+  });
+
+  it('answers a page past the end empty, with the total', async () => {
+    const member = await createTestUser();
+    await postFeed(member, {});
+    const past = await api<{ feeds: { data: unknown[]; total: number; current_page: number } }>(
+      'GET',
+      '/feeds',
+      {
+        as: member,
+        query: { page: 4000, per_page: 20 },
+      },
+    );
+    expect(past.status).toBe(200);
+    expect(past.body.feeds).toMatchObject({ current_page: 4000, data: [] });
+    expect(past.body.feeds.total).toBeGreaterThan(0);
+  });
+
+  it('answers each item with the caller’s like (looked up for the liked posts only)', async () => {
+    const [author, fan] = await Promise.all([createTestUser(), createTestUser()]);
+    const hidden = await createSpace({
+      privacy: 'private',
+      members: [
+        [author, 'admin'],
+        [fan, 'member'],
+      ],
+    });
+    const liked = await postFeed(author, { space_id: hidden });
+    const plain = await postFeed(author, { space_id: hidden });
+    expect(
+      (await api('POST', `/feeds/${liked.id}/react`, { as: fan, body: { react_type: 'like' } })).status,
+    ).toBe(200);
+    const timeline = async (as: TestUser) =>
+      (
+        await api<{ feeds: { data: Array<{ id: number; liked: boolean; reactions_count: number }> } }>(
+          'GET',
+          '/feeds',
+          { as, query: { per_page: 50 } },
+        )
+      ).body.feeds.data;
+    const seenByFan = await timeline(fan);
+    expect(seenByFan.find((feed) => feed.id === liked.id)).toMatchObject({ liked: true, reactions_count: 1 });
+    expect(seenByFan.find((feed) => feed.id === plain.id)).toMatchObject({
+      liked: false,
+      reactions_count: 0,
+    });
+    // The author's own posts are read consistently; the like is the fan's, not the author's.
+    const seenByAuthor = await timeline(author);
+    expect(seenByAuthor.find((feed) => feed.id === liked.id)).toMatchObject({
+      liked: false,
+      reactions_count: 1,
+    });
+  });
+});
+
+describe('the global feed', () => {
+  it('has no space list: a published global feed is listed by author and on the timeline, never on GSI2', async () => {
+    const feed = await postFeed(author, {});
+    const listing = await rawItem(postListingKey(feed.id));
+    // No partition without a space id in its key (once `SPACE#0#POSTS`) takes every global post.
+    expect(indexAttributes(listing).sort()).toEqual(['gsi1pk', 'gsi1sk', 'gsi3pk', 'gsi3sk']);
+    const inSpace = await postFeed(author, { space_id: space });
+    expect(await rawItem(postListingKey(inSpace.id))).toMatchObject({ gsi2pk: `SPACE#${space}#POSTS` });
   });
 });

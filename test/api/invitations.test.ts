@@ -1,7 +1,9 @@
 import { type ListedNotification, waitForNotifications } from '../support/notifications.ts';
 import { randomBytes } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
+import { db, tableName } from '../../shared/db/client.ts';
 import { invitationKey, invitationTokenKey } from '../../shared/db/keys/invitations.ts';
 import { getItem } from '../../shared/db/reads.ts';
 import { hashInvitationToken } from '../../shared/domain/invitations/invitation-token.ts';
@@ -104,7 +106,8 @@ describe('POST /invitations', () => {
       xprofile: { id: spaceAdmin.id, user_id: spaceAdmin.id, username: spaceAdmin.username, badge: null },
     });
     expect(invitation.created_at).toMatch(SQL_DATE);
-    expect(invitation.space.created_at).toMatch(SQL_DATE);
+    // The space is a summary: ISO like every space summary (summary-timestamps.test.ts).
+    expect(invitation.space.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
     // Full settings, the invitation-only keys included.
     for (const key of [
       'show_fetured_image',
@@ -299,6 +302,27 @@ describe('POST /invitations/{token}/accept', () => {
     // Nothing changed: the invited account can still accept.
     const invitee = await createTestUser({ email });
     expect((await accept(invitee, link)).status).toBe(200);
+  });
+
+  it('accepts a token stored before tokens named their space (read through the invitation), with space_join', async () => {
+    const email = address();
+    const link = await invitedLink(email);
+    const tokenHash = hashInvitationToken(link.split('/').at(-2) as string);
+    // The item as stored before issue 20: no space_id on it.
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: invitationTokenKey(tokenHash),
+        UpdateExpression: 'REMOVE space_id',
+        ConditionExpression: 'attribute_exists(space_id)',
+      }),
+    );
+    const invitee = await createTestUser({ email });
+    const response = await accept(invitee, link);
+    expect(response.status, response.text).toBe(200);
+    expect(await findMembership(spaceId, invitee.id)).toMatchObject({ role: 'member', status: 'active' });
+    const joins = await notificationsOf(spaceAdmin, 'space_join', (item) => item.actor_id === invitee.id, 1);
+    expect(joins).toHaveLength(1);
   });
 
   it('lets two concurrent acceptances join once', async () => {

@@ -1,6 +1,6 @@
 import { waitForNotificationCount } from '../support/notifications.ts';
+import { findStudentProgress } from '../../shared/domain/courses/index.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findMembership } from '../../shared/domain/spaces/index.ts';
 import { findUserById } from '../../shared/domain/users/index.ts';
 import { createTestUser, type TestUser } from '../support/api.ts';
 import {
@@ -293,7 +293,7 @@ describe('POST /admin/courses/{id}/quiz-results/{quiz_id}', () => {
   it('a given score wins; passed follows it, moves the submission between results and completes the lesson', async () => {
     const s5 = known[4] as Known;
     const student = course.extraStudents[2] as TestUser;
-    expect((await findMembership(course.courseId, student.id))?.completed_lessons).toBeUndefined();
+    expect((await findStudentProgress(course.courseId, student.id)).progress.completed.size).toBe(0);
     const response = await grade(course.communityAdmin, course.courseId, s5.id, { score: 90 });
     expect(response.body.quiz_result).toMatchObject({ score: 90, passed: true, status: 'graded' });
     expect(response.body.quiz_result.feedback).toContain('passed');
@@ -314,8 +314,8 @@ describe('POST /admin/courses/{id}/quiz-results/{quiz_id}', () => {
       average_score: 65, // (100 + 0 + 100 + 0 + 90 + 100) / 6
       average_time: 22.5,
     });
-    const membership = await findMembership(course.courseId, student.id, { consistent: true });
-    expect([...(membership?.completed_lessons ?? [])]).toEqual([course.lessons.quiz]);
+    const { progress } = await findStudentProgress(course.courseId, student.id);
+    expect([...progress.completed]).toEqual([course.lessons.quiz]);
     // Stored by the notify worker a moment after the grading.
     const notices = await waitForNotificationCount(student, 1, { type: 'lesson_complete' });
     expect(notices.map((n) => n.object_id)).toEqual([course.lessons.quiz]);

@@ -1,10 +1,9 @@
 import { waitForNotificationCount, waitForNotifications } from '../support/notifications.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { completeLesson } from '../../shared/domain/courses/index.ts';
+import { completeLesson, findCourseStats, findStudentProgress } from '../../shared/domain/courses/index.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { statsScopeOf } from '../../shared/domain/quizzes/quiz-submission-item.ts';
 import { findQuizStats } from '../../shared/domain/quizzes/quiz-submission-repository.ts';
-import { findMembership, findSpaceStats } from '../../shared/domain/spaces/index.ts';
 import { createTestUser, type TestUser } from '../support/api.ts';
 import {
   expectBareError,
@@ -32,7 +31,7 @@ describe('passing completes the lesson', () => {
 
   it('records the completion once and notifies the student once; a fail records nothing', async () => {
     await submit(own.student, own.courseId, own.lessons.last, { answers: { q_choice: 'five' } });
-    expect((await findMembership(own.courseId, own.student.id))?.completed_lessons).toBeUndefined();
+    expect((await findStudentProgress(own.courseId, own.student.id)).progress.completed.size).toBe(0);
     expect(await notificationsOf(own.student)).toEqual([]);
 
     for (let i = 0; i < 2; i++) {
@@ -41,9 +40,9 @@ describe('passing completes the lesson', () => {
       });
       expect(passed.body.quiz_result.passed).toBe(true);
     }
-    const membership = await findMembership(own.courseId, own.student.id, { consistent: true });
-    expect([...(membership?.completed_lessons ?? [])]).toEqual([own.lessons.last]);
-    const stats = await findSpaceStats(own.courseId);
+    const { progress } = await findStudentProgress(own.courseId, own.student.id);
+    expect([...progress.completed]).toEqual([own.lessons.last]);
+    const stats = await findCourseStats(own.courseId);
     expect(stats).toMatchObject({ total_completions: 1, completed_students: 0 });
     expect((await findQuizStats(statsScopeOf(own.courseId, {}))).total_submissions).toBe(3);
     const notifications = await notificationsOf(own.student, 1);
@@ -65,14 +64,12 @@ describe('passing completes the lesson', () => {
 
   it('issue 21 item 2: a quiz lesson that sequential_lesson_order locks is refused (400 lesson_locked), nothing recorded, no notification', async () => {
     const { student, courseId, lessons } = sequential;
-    const before = await findSpaceStats(courseId);
+    const before = await findCourseStats(courseId);
     const locked = await submit(student, courseId, lessons.last, { answers: { q_choice: 'four' } });
     expectBareError(locked, 400, 'lesson_locked');
     expect((await result(student, courseId, lessons.last)).status).toBe(404); // no attempt stored
-    expect(
-      (await findMembership(courseId, student.id, { consistent: true }))?.completed_lessons,
-    ).toBeUndefined();
-    expect(await findSpaceStats(courseId)).toEqual(before);
+    expect((await findStudentProgress(courseId, student.id)).progress.completed.size).toBe(0);
+    expect(await findCourseStats(courseId)).toEqual(before);
     expect(await notificationsOf(student)).toEqual([]);
     // Course staff are never locked out (they record no progress).
     const staff = await submit(sequential.courseAdmin, courseId, lessons.last, {
@@ -99,7 +96,7 @@ describe('passing completes the lesson', () => {
 
   it('course staff passing a quiz move no course progress', async () => {
     await submit(own.courseAdmin, own.courseId, own.lessons.last, { answers: { q_choice: 'four' } });
-    expect((await findMembership(own.courseId, own.courseAdmin.id))?.completed_lessons).toBeUndefined();
+    expect((await findStudentProgress(own.courseId, own.courseAdmin.id)).progress.completed.size).toBe(0);
   });
 
   it('counts a student as completed when the pass completes every published lesson', async () => {
@@ -144,8 +141,8 @@ describe('passing completes the lesson', () => {
     expect(await completeLesson(courseId, student.id, lessons.read as number)).toBe(false);
     const pass = await submit(student, courseId, lessons.test as number, { answers: { q: 'true' } });
     expect(pass.body.quiz_result).toMatchObject({ passed: true, score: 100, next_lesson_unlocked: false });
-    expect(await findSpaceStats(courseId)).toMatchObject({ total_completions: 2, completed_students: 1 });
+    expect(await findCourseStats(courseId)).toMatchObject({ total_completions: 2, completed_students: 1 });
     await submit(student, courseId, lessons.test as number, { answers: { q: 'true' } });
-    expect(await findSpaceStats(courseId)).toMatchObject({ total_completions: 2, completed_students: 1 });
+    expect(await findCourseStats(courseId)).toMatchObject({ total_completions: 2, completed_students: 1 });
   });
 });

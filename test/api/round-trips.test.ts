@@ -38,49 +38,7 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     reads: 22,
     writes: 0,
     varies: true,
-    why: "stats shards ∥ memberships; the 4 timeline shards, each read again while the caller's visibility filter drops entries (data-dependent: other members-only spaces' feeds); posts ∥ likes ∥ authors ∥ topics",
-  },
-  createFeed: {
-    rounds: 3,
-    reads: 5,
-    writes: 2,
-    why: 'settings read twice, space read twice; SEQ#post then the transaction',
-  },
-  getFeed: {
-    rounds: 3,
-    reads: 5,
-    writes: 0,
-    why: 'post read twice (get, then batch), space, authors and topics apart',
-  },
-  updateFeed: {
-    rounds: 4,
-    reads: 4,
-    writes: 1,
-    why: 'post and space, write, then the post re-read and its author',
-  },
-  deleteFeed: {
-    rounds: 5,
-    reads: 4,
-    writes: 1,
-    why: 'after the delete, its reactions and comments are queried in series',
-  },
-  listFeedComments: {
-    rounds: 5,
-    reads: 5,
-    writes: 0,
-    why: 'post, space, comment index page, comments, authors in series',
-  },
-  createFeedComment: {
-    rounds: 5,
-    reads: 4,
-    writes: 2,
-    why: "post, author, space; SEQ#comment; the write; the actor's name for the notifications (queued, no write)",
-  },
-  reactToFeed: {
-    rounds: 5,
-    reads: 5,
-    writes: 1,
-    why: "post ∥ the caller's reaction (it decides the one toggle transaction), space, toggle, re-read of the count, the actor's name for new_reaction (queued, no write)",
+    why: "stats replica ∥ memberships ∥ the 4 timeline shards (a Query each: independent partitions, no batch); a shard read again only where the merge needs it (the caller's visibility drops entries: other members-only spaces' feeds, data-dependent); own posts ∥ others' posts ∥ authors ∥ topics (one BatchGetItem each); the caller's likes of the liked posts",
   },
   // Topics (helper feeds: topic aggregates).
   listTopics: {
@@ -90,36 +48,12 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     varies: true,
     why: "stats ∥ page; the page's posts_count shards (4 keys a topic), two BatchGetItems of ≤ 100 keys when the page has more than 25 topics",
   },
-  deleteTopic: {
-    rounds: 10,
-    reads: 9,
-    writes: 1,
-    why: 'topic, its feeds (listed and unlisted), children, write, then a sweep',
-  },
-  // Quizzes and courses (helper ids: SEQ#quiz_submission, SEQ#comment, course and quiz stats).
-  submitQuiz: {
-    rounds: 3,
-    reads: 6,
-    writes: 2,
-    why: 'course, lesson, progress, student, attempts read apart; SEQ then the write',
-  },
+  // Quizzes and courses (helper ids: SEQ#comment, course and quiz stats).
   listQuizResults: {
     rounds: 3,
-    reads: 6,
+    reads: 4,
     writes: 0,
-    why: 'stats apart from the course batch; two index ranges; users and lessons',
-  },
-  gradeQuizResult: {
-    rounds: 4,
-    reads: 7,
-    writes: 1,
-    why: 'course, membership, grader, submission, attempt (twice), lesson',
-  },
-  createLessonComment: {
-    rounds: 4,
-    reads: 5,
-    writes: 2,
-    why: 'settings and author apart; SEQ#comment; the author re-read after',
+    why: 'course, membership and stats in one batch; the default status=all merges two index ranges (two Queries); then the page’s users and lessons in one batch',
   },
   // Spaces and invitations.
   searchSpaceUsers: {
@@ -127,13 +61,13 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     reads: 12,
     writes: 0,
     varies: true,
-    why: 'space ∥ index page, then memberships and users; the search index lists every member of the site, so the page is read on (another index page, its memberships and users) while members of other spaces and suspended accounts are dropped (data-dependent)',
+    why: 'space ∥ index page, then memberships and users in one batch (per 50 users); the search index lists every member of the site, so the page is read on (another index page, its memberships and users) while members of other spaces and suspended accounts are dropped (data-dependent)',
   },
   acceptInvitation: {
-    rounds: 6,
-    reads: 6,
+    rounds: 3,
+    reads: 4,
     writes: 1,
-    why: 'token, caller, invitation, space in series, the write, then the staff queried for space_join (queued)',
+    why: 'token and caller in one batch; invitation and space in one batch beside the two staff-role Queries for space_join (read ahead); the write',
   },
   // Profiles (follow notification: helper notif).
   listProfileComments: {
@@ -144,27 +78,9 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
   },
   listProfileSpaces: {
     rounds: 3,
-    reads: 7,
-    writes: 0,
-    why: '3 rounds; reads: username, settings, user, memberships, then spaces, memberships and one stats item per space',
-  },
-  followMember: {
-    rounds: 5,
-    reads: 4,
-    writes: 1,
-    why: "username, user, write, the actor's name for new_follower (queued, no write), then the count re-read",
-  },
-  unfollowMember: {
-    rounds: 4,
-    reads: 3,
-    writes: 1,
-    why: 'username, user (readability), write, consistent re-read of the count',
-  },
-  listFollowers: {
-    rounds: 3,
     reads: 4,
     writes: 0,
-    why: "3 rounds; 4 reads: username, user beside the page, then the followers' items",
+    why: '3 rounds; reads: username ∥ settings, the memberships Query, then the member, spaces, their stats and the caller’s memberships in one batch',
   },
 };
 

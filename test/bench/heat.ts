@@ -9,7 +9,8 @@
  * requests/s of the mix before that partition throttles); the overall ceilings (the lowest); units per request;
  * answers that were not 2xx; transactions cancelled; and every written partition whose key carries no digit (no
  * member, space, post, topic or course id: the seed gives every name digits), `!` in the tables. Shards of a
- * sharded counter (`…#S<n>`) are marked `~`: spread, but shared by every writer of that counter.
+ * sharded counter (`…#S<n>`, or `…#R<r>#S<n>` in one of its replicas) are marked `~`: spread, but shared by every
+ * writer of that counter.
  */
 import { startBenchStack } from './support/bench-stack.ts';
 import { type Community, seedCommunity } from './support/heat-community.ts';
@@ -152,6 +153,8 @@ function marker(name: string): string {
   // A `#0` segment is no id (a root topic's parent 0): every root topic's entry shares that partition.
   const key = name.slice(name.indexOf(' ') + 1).replace(/#0(?=#|$)/g, '');
   if (!/\d/.test(key)) return '!';
-  if (/#S\d+$/.test(key) && !/\d/.test(key.replace(/#S\d+$/, ''))) return '~';
+  // A shard, or a shard of one replica (`…#R<r>#S<n>`), of a counter no entity names.
+  const shard = /(#R\d+)?#S\d+$/;
+  if (shard.test(key) && !/\d/.test(key.replace(shard, ''))) return '~';
   return ' ';
 }

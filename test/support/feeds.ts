@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
+import { db, tableName } from '../../shared/db/client.ts';
+import { postSweepKey } from '../../shared/db/keys/feeds.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { type ApiResponse, api, type TestUser } from './api.ts';
 
@@ -135,4 +138,18 @@ export async function feedOf(as: TestUser, id: number): Promise<Feed | undefined
   if (response.status === 404) return undefined;
   expect(response.status, response.text).toBe(200);
   return response.body.feed;
+}
+
+/**
+ * Polls until the `feeds` worker (run by the local stack's poller) has removed a deleted feed's likes and comments
+ * with their authors' counters: its sweep marker is gone.
+ */
+export async function feedSwept(feedId: number, timeoutMs = 20_000): Promise<void> {
+  const marker = async () =>
+    (
+      await db().send(
+        new GetCommand({ TableName: tableName(), Key: postSweepKey(feedId), ConsistentRead: true }),
+      )
+    ).Item;
+  await expect.poll(marker, { timeout: timeoutMs, interval: 100 }).toBeUndefined();
 }

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { feedStats } from '../../shared/db/keys/feeds.ts';
+import { feedStats, feedStatusStats } from '../../shared/db/keys/feeds.ts';
 import { spacePostCounts } from '../../shared/db/keys/spaces.ts';
-import { shardKey, shardOf } from '../../shared/db/sharded-counters.ts';
+import { entityShardKeys, shardKey, shardKeys, shardOf } from '../../shared/db/sharded-counters.ts';
 import { feedAggregateChanges, feedAggregates } from '../../shared/domain/feeds/feed-aggregates.ts';
 import {
   countersBySpace,
   MAX_FILTER_SPACES,
   parseTopicCounters,
   visibleIn,
+  visibleListing,
   visibleMemberSpaces,
 } from '../../shared/domain/feeds/feed-filters.ts';
 import type { PostItem } from '../../shared/domain/feeds/post-item.ts';
@@ -35,10 +36,15 @@ const post = (overrides: Partial<PostItem> = {}): PostItem => ({
   ...overrides,
 });
 
-/** The timeline totals' shard that feed 9 moves (its id chooses it). */
-const TIMELINE = `${shardKey(feedStats(), shardOf(feedStats(), 9)).pk} STATS`;
+/** The timeline totals' shard that feed 9 moves (its id chooses it), in each replica. */
+const TIMELINE = entityShardKeys(feedStats(), 9).map((key) => `${key.pk} ${key.sk}`);
+const inTimeline = (deltas: Record<string, number>) =>
+  Object.fromEntries(TIMELINE.map((key) => [key, deltas]));
 /** Space 7's posts_count shard that feed 9 moves. */
 const SPACE_POSTS = `${shardKey(spacePostCounts(7), shardOf(spacePostCounts(7), 9)).pk} POSTCOUNT`;
+
+/** The site's unpublished-status totals' shard that feed 9 moves. */
+const STATUS_TOTALS = `${shardKey(feedStatusStats(), shardOf(feedStatusStats(), 9)).pk} STATS`;
 
 const flat = (aggregates: ReturnType<typeof feedAggregates>) =>
   Object.fromEntries(
@@ -51,7 +57,7 @@ describe('feedAggregates', () => {
       'USER#4 STATS': { feeds_published: 1, 'feeds_published_space:7': 1, feeds_published_public: 1 },
       'USER#4 USER': { total_points: 5 },
       [SPACE_POSTS]: { posts_count: 1 },
-      [TIMELINE]: { public: 1 },
+      ...inTimeline({ public: 1 }),
       'TOPIC#1 FEEDSTATS': { '1.3|p7': 1 },
       'TOPIC#3 FEEDSTATS': { '1.3|p7': 1 },
     });
@@ -62,7 +68,7 @@ describe('feedAggregates', () => {
       'USER#4 STATS': { feeds_published: 1, 'feeds_published_space:7': 1, 'feeds_published_members:7': 1 },
       'USER#4 USER': { total_points: 5 },
       [SPACE_POSTS]: { posts_count: 1 },
-      [TIMELINE]: { 'members:7': 1 },
+      ...inTimeline({ 'members:7': 1 }),
     });
     expect(flat(feedAggregates(post({ space_id: null, topic_ids: [2] })))).toMatchObject({
       'USER#4 STATS': { 'feeds_published_space:0': 1 },
@@ -70,9 +76,10 @@ describe('feedAggregates', () => {
     });
   });
 
-  it('counts an unpublished feed only by status; a lesson not at all', () => {
+  it('counts an unpublished feed only by status, for its author and on the site (issue 21 item 15); a lesson not at all', () => {
     expect(flat(feedAggregates(post({ status: 'draft' })))).toEqual({
       'USER#4 STATS': { 'feeds_status:draft': 1 },
+      [STATUS_TOTALS]: { draft: 1 },
     });
     expect(feedAggregates(post({ type: 'course_lesson' }))).toEqual([]);
   });
@@ -109,6 +116,15 @@ describe('feed filters and totals', () => {
     expect(filter.expression.match(/ IN \(/g)).toHaveLength(3);
     expect(Object.keys(filter.values ?? {})).toHaveLength(251);
     expect(visibleIn([]).expression).toBe('#visibility = :public');
+  });
+
+  it('shows in memory what the filter keeps: feeds everyone may see, and those of the named spaces', () => {
+    const visible = visibleListing([7, 9]);
+    expect(visible({ space_id: 3, space_visibility: 'public' })).toBe(true);
+    expect(visible({ space_id: null, space_visibility: 'public' })).toBe(true);
+    expect(visible({ space_id: 9, space_visibility: 'members' })).toBe(true);
+    expect(visible({ space_id: 8, space_visibility: 'members' })).toBe(false);
+    expect(visibleListing([])({ space_id: 7, space_visibility: 'members' })).toBe(false);
   });
 
   it('keeps the fullest member spaces up to the bound, only those the caller belongs to', () => {
@@ -151,11 +167,23 @@ describe('the timeline totals', () => {
         .filter((aggregate) => aggregate.kind === 'timeline')
         .map((aggregate) => aggregate.key.pk),
     );
-    expect(shards.size).toBe(feedStats().shards);
+    expect(shards.size).toBe(feedStats().shards * feedStats().replicas);
     const changes = feedAggregateChanges(post({ id: 77 }), post({ id: 77, status: 'draft' }));
     const timeline = changes.filter((change) => change.key.pk.startsWith('FEEDS#'));
-    expect(timeline).toHaveLength(1);
-    expect(timeline[0]?.key).toEqual(shardKey(feedStats(), shardOf(feedStats(), 77)));
+    expect(timeline.map((change) => change.key)).toEqual(
+      Array.from({ length: feedStats().replicas }, (_, replica) =>
+        shardKey(feedStats(), shardOf(feedStats(), 77), replica),
+      ),
+    );
+  });
+
+  it('are kept in replicas: a feed moves its shard in each, and each replica is a full set of shards', () => {
+    expect(feedStats().replicas).toBeGreaterThan(1);
+    const keys = entityShardKeys(feedStats(), 77);
+    expect(new Set(keys.map((key) => key.pk)).size).toBe(feedStats().replicas);
+    expect(keys[1]).toEqual({ pk: `FEEDS#R1#S${shardOf(feedStats(), 77)}`, sk: 'STATS' });
+    const all = Array.from({ length: feedStats().replicas }, (_, replica) => shardKeys(feedStats(), replica));
+    expect(new Set(all.flat().map((key) => key.pk)).size).toBe(feedStats().shards * feedStats().replicas);
   });
 
   it('keep index keys off the post item: its listing entry carries them', () => {
@@ -167,6 +195,21 @@ describe('the timeline totals', () => {
       gsi2pk: 'SPACE#7#POSTS',
       gsi3pk: expect.stringMatching(/^FEEDS#[0-3]$/),
     });
-    expect(storedPostListing(post({ status: 'draft' }))).not.toHaveProperty('gsi3pk');
+  });
+
+  it('lists an unpublished feed on a shard of its status list instead of the timeline (issue 21 item 15)', () => {
+    const draft = storedPostListing(post({ status: 'draft' }));
+    expect(draft).toMatchObject({
+      gsi1pk: 'USER#4#POSTS',
+      gsi3pk: expect.stringMatching(/^FEEDS#DRAFT#[0-3]$/),
+    });
+    expect(draft).not.toHaveProperty('gsi2pk');
+    const gsi3pk = (listing: Record<string, unknown>) => listing.gsi3pk;
+    expect(gsi3pk(storedPostListing(post({ status: 'scheduled' })))).toMatch(/^FEEDS#SCHEDULED#[0-3]$/);
+    const shards = new Set(
+      Array.from({ length: 40 }, (_, id) => gsi3pk(storedPostListing(post({ id, status: 'pending' })))),
+    );
+    expect(shards.size).toBe(4);
+    expect(storedPostListing(post({ status: 'draft', type: 'course_lesson' }))).not.toHaveProperty('gsi3pk');
   });
 });

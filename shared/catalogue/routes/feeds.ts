@@ -44,7 +44,7 @@ export const FEED_ROUTES = [
     path: '/feeds/{feed_id}',
     access: 'authenticated',
     entry: 'functions/http/feeds/delete-feed.ts',
-    grants: { table: 'readWrite' },
+    grants: { table: 'readWrite', sendTo: ['feeds'] },
   },
   {
     operationId: 'listFeedComments',

@@ -1,4 +1,5 @@
 import { type ItemKey, indexPartition, type Partition, tablePartition } from '../partition.ts';
+import { type ShardedAggregate, shardedAggregate } from '../sharded-counters.ts';
 import { pad } from './sort.ts';
 import { spaceStatsKey } from './spaces.ts';
 
@@ -21,6 +22,25 @@ export const quizKey = (lessonId: number): ItemKey => ({ pk: `POST#${lessonId}`,
  * submission writes no course-wide item.
  */
 export const courseStatsKey = (courseId: number): ItemKey => spaceStatsKey(courseId);
+
+/**
+ * The completion counters (`total_completions`, `completed_students`) of students whose progress is on their own
+ * progress item (`courseProgressKey`): spread over 10 shards `SPACE#<cid>#S<n>` / `STATS`, the student's id
+ * choosing the shard, so a student's completion and its undo meet on one item and no completion writes the course's
+ * own partition. The course's statistics are the logical item (`courseStatsKey`: the other counters, and what
+ * students with progress on their membership count) plus these shards.
+ */
+export const courseCompletionStats = (courseId: number): ShardedAggregate =>
+  shardedAggregate(courseStatsKey(courseId), 10);
+
+/**
+ * A student's progress in a course (`completed_lessons` number set, `completed_count`), in the student's own course
+ * partition (beside their quiz attempts), so completions spread over the students instead of landing on the course.
+ */
+export const courseProgressKey = (courseId: number, userId: number): ItemKey => ({
+  pk: studentQuizPartition(courseId, userId),
+  sk: 'PROGRESS',
+});
 
 // ---- Quiz submissions (PRO) ----------------------------------------------------------------------------------
 //

@@ -16,9 +16,11 @@ export const postKey = (postId: number): ItemKey => ({ pk: `POST#${postId}`, sk:
 export const postListingKey = (postId: number): ItemKey => ({ pk: `POST#${postId}`, sk: 'LISTING' });
 /** GSI1 on the listing: feeds of an author (any status). */
 export const authorPosts = (userId: number): Partition => indexPartition('GSI1', `USER#${userId}#POSTS`);
-/** GSI2 on the listing: published feeds of a space, or of the global feed (space 0). */
-export const spacePosts = (spaceId: number | null): Partition =>
-  indexPartition('GSI2', `SPACE#${spaceId ?? 0}#POSTS`);
+/**
+ * GSI2 on the listing: published feeds of one space. Global feeds (no space) have no such list: no route pages
+ * them apart from the timeline, and a partition without a space id in its key would take every one of them.
+ */
+export const spacePosts = (spaceId: number): Partition => indexPartition('GSI2', `SPACE#${spaceId}#POSTS`);
 /**
  * The sparse timeline of every published feed is spread over this many GSI3 partitions (`FEEDS#<shard>`, the
  * feed's id choosing its shard), so no one index partition takes every post; a page merges the shards.
@@ -32,6 +34,12 @@ export const postTimelineShards = (): Partition[] =>
 /** The timeline shard that lists one feed. */
 export const postTimelineOf = (postId: number): Partition =>
   postTimelineShard(spreadOver(postId, TIMELINE_SHARDS));
+
+/**
+ * The marker of a deleted feed whose likes and comments are still being removed (by the `feeds` worker), in the
+ * post's partition: a retried delete that finds it sends the work again.
+ */
+export const postSweepKey = (postId: number): ItemKey => ({ pk: `POST#${postId}`, sk: 'SWEEP' });
 
 /** The feed ↔ topic link, in the post's partition; GSI3 lists the published feeds carrying a topic. */
 export const postTopicKey = (postId: number, topicId: number): ItemKey => ({
@@ -78,10 +86,40 @@ export const commentReactions = (commentId: number): Partition =>
  */
 export const feedStatsKey = (): ItemKey => ({ pk: 'FEEDS', sk: 'STATS' });
 /**
- * The timeline totals are written by every published feed's transaction, so they are spread over 8 shards
- * (`FEEDS#S<n>` / `STATS`, the feed's id choosing its shard) and summed on read: 8 × 1 000 writes/s.
+ * The timeline totals are written by every published feed's transaction, so they are spread over 4 shards (the
+ * feed's id choosing its shard): 4 × 1 000 writes/s. Every `GET /feeds` reads them, so they are kept in 4 replicas
+ * (`FEEDS#R<r>#S<n>` / `STATS`; a feed write moves its shard in each, in its transaction) and a read sums one
+ * replica's 4 shards, taken at random: each item takes a quarter of the reads, and a read costs 4 items.
  */
-export const feedStats = (): ShardedAggregate => shardedAggregate(feedStatsKey(), 8);
+export const FEED_STATS_SHARDS = 4;
+export const FEED_STATS_REPLICAS = 4;
+export const feedStats = (): ShardedAggregate =>
+  shardedAggregate(feedStatsKey(), FEED_STATS_SHARDS, FEED_STATS_REPLICAS);
+
+/**
+ * The unpublished feeds of every author, one list per status (`draft`, `pending`, `scheduled`), for community
+ * moderators' `GET /feeds?status=`: sparse GSI3 partitions `FEEDS#<STATUS>#<shard>` on the listing entries, spread
+ * like the timeline (the feed's id chooses the shard) so no one index partition takes every draft of the site. A
+ * listing entry is on the timeline while published and on its status's list otherwise, never on both.
+ */
+export const STATUS_LIST_SHARDS = 4;
+/** GSI3 on the listing: one shard of the unpublished feeds in one status. */
+export const unpublishedPostsShard = (status: string, shard: number): Partition =>
+  indexPartition('GSI3', `FEEDS#${status.toUpperCase()}#${shard}`);
+/** Every shard of one status's list (a page reads and merges them all). */
+export const unpublishedPostsShards = (status: string): Partition[] =>
+  Array.from({ length: STATUS_LIST_SHARDS }, (_, shard) => unpublishedPostsShard(status, shard));
+/** The shard of its status's list that lists one unpublished feed. */
+export const unpublishedPostsOf = (postId: number, status: string): Partition =>
+  unpublishedPostsShard(status, spreadOver(postId, STATUS_LIST_SHARDS));
+
+/**
+ * Unpublished-feed totals of the status lists (`unpublishedPostsShards`): one counter per status (`draft`,
+ * `pending`, `scheduled`), moved in the transaction of every feed write that enters or leaves the status, spread
+ * over 4 shards (`FEEDSTATUS#S<n>` / `STATS`, the feed's id choosing its shard) and summed on read.
+ */
+export const feedStatusStatsKey = (): ItemKey => ({ pk: 'FEEDSTATUS', sk: 'STATS' });
+export const feedStatusStats = (): ShardedAggregate => shardedAggregate(feedStatusStatsKey(), 4);
 
 /**
  * Published-feed totals of `GET /feeds?topics=`, one item per topic: one counter per (topic set, visibility) pair,

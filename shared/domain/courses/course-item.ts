@@ -60,7 +60,8 @@ export const DEFAULT_COURSE_SETTINGS: CourseSettings = {
 };
 
 /**
- * Course aggregates on the course's space stats item (`courseStatsKey`), besides members_count and posts_count.
+ * Course aggregates: the course's space stats item (`courseStatsKey`, besides members_count) plus the shards of
+ * its completion counters (`courseCompletionStats`), summed (course-repository.ts `findCourseWithStats`).
  * overAllProgress = ceil(total_completions ÷ (students_count × published_lessons_count) × 100).
  */
 export interface CourseStats {
@@ -159,18 +160,3 @@ export const QUIZ_DEFAULTS = {
 } as const;
 
 export const storedQuiz = (quiz: QuizItem) => ({ ...quizKey(quiz.lesson_id), entity: 'quiz', ...quiz });
-
-/** The course stats item as read: its numeric counters (absent ones are 0 to the readers). */
-export const CourseStatsItemSchema = v.pipe(
-  v.record(v.string(), v.unknown()),
-  v.transform(
-    (raw): CourseStats => ({
-      ...EMPTY_COURSE_STATS,
-      ...Object.fromEntries(
-        Object.entries(raw).filter(
-          ([name, value]) => name in EMPTY_COURSE_STATS && typeof value === 'number',
-        ),
-      ),
-    }),
-  ),
-);

@@ -1,9 +1,12 @@
+import * as v from 'valibot';
 import { counterUpdate } from '../../db/counters.ts';
 import { IdTaken } from '../../db/ids.ts';
-import { courseLessons, courseStatsKey, quizKey } from '../../db/keys/courses.ts';
+import { courseCompletionStats, courseLessons, courseStatsKey, quizKey } from '../../db/keys/courses.ts';
 import { commentKey, courseComments, postKey } from '../../db/keys/feeds.ts';
 import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
+import { userKey } from '../../db/keys/users.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
+import { shardKeys } from '../../db/sharded-counters.ts';
 import { batchGetItems, getItem, getItems, queryItems } from '../../db/reads.ts';
 import {
   conditionCheckAction,
@@ -29,13 +32,19 @@ import {
 } from '../spaces/index.ts';
 import {
   type CourseStats,
-  CourseStatsItemSchema,
   EMPTY_COURSE_STATS,
   type LessonOrderRow,
   LessonOrderRowSchema,
   type QuizItem,
   QuizItemSchema,
 } from './course-item.ts';
+import {
+  type CourseProgress,
+  type CourseProgressItem,
+  courseProgressOf,
+  courseProgressRead,
+} from './course-progress.ts';
+import { type UserItem, UserItemSchema } from '../users/index.ts';
 import type { LessonCompletionPlan } from './lesson-completion.ts';
 
 /** Lessons, quizzes and course progress, one method per access pattern (ACCESS_PATTERNS.md, "Quizzes" and "Course administration"). */
@@ -54,35 +63,129 @@ export function findCourseLessons(courseId: number): Promise<LessonOrderRow[]> {
   return queryItems(courseLessons(courseId), LessonOrderRowSchema, { ascending: true });
 }
 
+/** Numeric attributes of a stats item or shard (anything else on it is ignored). */
+const CountersSchema = v.pipe(
+  v.record(v.string(), v.unknown()),
+  v.transform((raw) =>
+    Object.fromEntries(Object.entries(raw).filter(([, value]) => typeof value === 'number')),
+  ),
+) as v.GenericSchema<Record<string, unknown>, Record<string, number>>;
+
 /**
- * The course, its stats and the caller's membership in one BatchGetItem (the administration reads and the lesson
- * routes decide on these three). Stats are zeros when the item is absent.
+ * The course, its stats and the caller's membership in one BatchGetItem (the administration reads decide on these):
+ * the stats are the course's stats item plus the shards of its completion counters (`courseCompletionStats`),
+ * summed; zeros where nothing was counted.
  */
 export async function findCourseWithStats(
   courseId: number,
   userId: number,
   options: { consistent?: boolean } = {},
 ): Promise<{ course: SpaceItem | undefined; stats: CourseStats; membership: MembershipItem | undefined }> {
-  const [course, stats, membership] = await getItems<[SpaceItem, CourseStats, MembershipItem]>(
+  const [course, membership, ...found] = await getItems<
+    [SpaceItem, MembershipItem, ...Record<string, number>[]]
+  >(
     [
       { key: spaceKey(courseId), schema: SpaceItemSchema },
-      { key: courseStatsKey(courseId), schema: CourseStatsItemSchema },
       { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
-    ],
+      ...courseStatsReads(courseId),
+    ] as never,
     options,
   );
-  return { course, stats: stats ?? { ...EMPTY_COURSE_STATS }, membership };
+  return { course, stats: sumCourseStats(found), membership };
+}
+
+/** A course's statistics alone (strongly consistent): its stats item and completion shards, summed. */
+export async function findCourseStats(courseId: number): Promise<CourseStats> {
+  return sumCourseStats(
+    await getItems<Record<string, number>[]>(courseStatsReads(courseId) as never, { consistent: true }),
+  );
+}
+
+const courseStatsReads = (courseId: number) =>
+  [courseStatsKey(courseId), ...shardKeys(courseCompletionStats(courseId))].map((key) => ({
+    key,
+    schema: CountersSchema,
+  }));
+
+function sumCourseStats(items: readonly (Record<string, number> | undefined)[]): CourseStats {
+  const stats: Record<string, number> = { ...EMPTY_COURSE_STATS };
+  for (const item of items) {
+    for (const name of Object.keys(EMPTY_COURSE_STATS))
+      stats[name] = (stats[name] ?? 0) + (item?.[name] ?? 0);
+  }
+  return stats as unknown as CourseStats;
+}
+
+/** The course and the caller's membership in one BatchGetItem (the lesson routes decide on these two). */
+export async function findCourseAndMembership(
+  courseId: number,
+  userId: number,
+): Promise<{ course: SpaceItem | undefined; membership: MembershipItem | undefined }> {
+  const [course, membership] = await getItems<[SpaceItem, MembershipItem]>([
+    { key: spaceKey(courseId), schema: SpaceItemSchema },
+    { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
+  ]);
+  return { course, membership };
 }
 
 /**
- * Records a completion change: the membership's set (conditioned on the set the plan was made from) and the course
- * counters, in one transaction. `written: false` means a concurrent change: re-read and re-plan.
+ * What a lesson comment decides on, in one BatchGetItem: the course, the caller's membership and user item, the
+ * lesson and (for a reply) the parent comment.
  */
-export function writeLessonProgress(courseId: number, plan: LessonCompletionPlan): Promise<TransactOutcome> {
-  return transactWriteIfConditionsHold([
-    plan.membershipUpdate,
-    counterUpdate(courseStatsKey(courseId), plan.courseStatsDeltas),
-  ]);
+export async function findLessonCommentContext(
+  courseId: number,
+  lessonId: number,
+  userId: number,
+  parentId: number | null,
+): Promise<{
+  course: SpaceItem | undefined;
+  membership: MembershipItem | undefined;
+  lesson: PostItem | undefined;
+  author: UserItem | undefined;
+  parent: CommentItem | undefined;
+}> {
+  const [course, membership, lesson, author, parent] = await getItems<
+    [SpaceItem, MembershipItem, PostItem, UserItem, CommentItem]
+  >([
+    { key: spaceKey(courseId), schema: SpaceItemSchema },
+    { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
+    { key: postKey(lessonId), schema: PostItemSchema },
+    { key: userKey(userId), schema: UserItemSchema },
+    ...(parentId === null ? [] : [{ key: commentKey(parentId), schema: CommentItemSchema }]),
+  ] as never);
+  return { course, membership, lesson, author, parent };
+}
+
+/**
+ * A student's membership and progress (course-progress.ts) in one strongly consistent BatchGetItem, with the
+ * course itself when asked: what a completion is planned from.
+ */
+export async function findStudentProgress(
+  courseId: number,
+  userId: number,
+  options: { withCourse?: boolean; consistent?: boolean } = {},
+): Promise<{
+  course?: SpaceItem | undefined;
+  membership: MembershipItem | undefined;
+  progress: CourseProgress;
+}> {
+  const [membership, item, course] = await getItems<[MembershipItem, CourseProgressItem, SpaceItem]>(
+    [
+      { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
+      courseProgressRead(courseId, userId),
+      ...(options.withCourse ? [{ key: spaceKey(courseId), schema: SpaceItemSchema }] : []),
+    ] as never,
+    { consistent: options.consistent ?? true },
+  );
+  return { course, membership, progress: courseProgressOf(membership, item) };
+}
+
+/**
+ * Records a completion change: the student's set (conditioned on the set the plan was made from, last) and the
+ * course counters, in one transaction. `written: false` means a concurrent change: re-read and re-plan.
+ */
+export function writeLessonProgress(plan: LessonCompletionPlan): Promise<TransactOutcome> {
+  return transactWriteIfConditionsHold([...plan.statsUpdates, plan.progressUpdate]);
 }
 
 /**

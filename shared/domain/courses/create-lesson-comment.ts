@@ -2,13 +2,12 @@ import { withFreshId } from '../../db/ids.ts';
 import { invalidParams } from '../../errors/app-error.ts';
 import { type Caller, canModerateCourseComments } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
-import { type CommentItem, findCommentById, toCommentResponse } from '../feeds/index.ts';
+import { type CommentItem, toCommentResponse } from '../feeds/index.ts';
 import { renderMessage } from '../text/index.ts';
-import { findUserById } from '../users/index.ts';
 import { isContentModerationOn } from './content-moderation.ts';
 import { commentsDisabled, lessonNotFound } from './course-errors.ts';
-import { insertLessonComment } from './course-repository.ts';
-import { loadParticipantLesson } from './lesson-access.ts';
+import { findLessonCommentContext, insertLessonComment } from './course-repository.ts';
+import { participantLesson } from './lesson-access.ts';
 import { notifyLessonComment } from './lesson-comment-notifications.ts';
 
 export interface CreateLessonCommentInput {
@@ -33,12 +32,13 @@ export async function createLessonComment(
   input: CreateLessonCommentInput,
 ) {
   const parentId = input.parent_id ?? null;
-  const [{ course, lesson, membership }, parent, author, moderation] = await Promise.all([
-    loadParticipantLesson(caller, courseId, lessonId),
-    parentId === null ? undefined : findCommentById(parentId),
-    findUserById(caller.id),
+  // One round: the course, membership, lesson, author and parent in one BatchGetItem, beside the settings.
+  const [found, moderation] = await Promise.all([
+    findLessonCommentContext(courseId, lessonId, caller.id, parentId),
     isContentModerationOn(),
   ]);
+  const { course, lesson, membership } = participantLesson(caller, courseId, lessonId, found);
+  const { parent, author } = found;
   if (course.settings.disable_comments === 'yes') throw commentsDisabled();
   if (parentId !== null && parent?.post_id !== lesson.id) throw notAReplyHere();
 
@@ -79,6 +79,7 @@ export async function createLessonComment(
         parentAuthorId: parent?.user_id ?? null,
       },
       rendered.mentions,
+      author?.display_name,
     );
   }
   return {

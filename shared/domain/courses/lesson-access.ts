@@ -3,7 +3,7 @@ import type { PostItem } from '../feeds/index.ts';
 import type { MembershipItem, SpaceItem } from '../spaces/index.ts';
 import { hidesCourse } from './course-access.ts';
 import { courseNotFound, lessonNotFound, notCourseParticipant } from './course-errors.ts';
-import { findCourseWithStats, findLessonPosts } from './course-repository.ts';
+import { findCourseAndMembership, findLessonPosts } from './course-repository.ts';
 
 export interface ParticipantLesson {
   readonly course: SpaceItem;
@@ -13,7 +13,7 @@ export interface ParticipantLesson {
 
 /**
  * A published lesson of a course the caller takes part in: an active member of the course (its students) or one of
- * its admins (permissions.ts `isEnrolled`). Two parallel reads (course, stats and membership in one BatchGetItem;
+ * its admins (permissions.ts `isEnrolled`). Two parallel reads (course and membership in one BatchGetItem;
  * the lesson). No such course: 404; not a participant: 403 `rest_forbidden`; not a published lesson of this course:
  * 404.
  */
@@ -23,13 +23,32 @@ export async function loadParticipantLesson(
   lessonId: number,
 ): Promise<ParticipantLesson> {
   const [{ course, membership }, lessons] = await Promise.all([
-    findCourseWithStats(courseId, caller.id),
+    findCourseAndMembership(courseId, caller.id),
     findLessonPosts([lessonId]),
   ]);
+  return participantLesson(caller, courseId, lessonId, { course, membership, lesson: lessons.get(lessonId) });
+}
+
+/** The refusals of `loadParticipantLesson`, on items the caller read in a batch of its own. */
+export function participantLesson(
+  caller: Caller,
+  courseId: number,
+  lessonId: number,
+  found: {
+    readonly course: SpaceItem | undefined;
+    readonly membership: MembershipItem | undefined;
+    readonly lesson: PostItem | undefined;
+  },
+): ParticipantLesson {
+  const { course, membership, lesson } = found;
   if (course?.type !== 'course' || hidesCourse(caller, course, membership)) throw courseNotFound();
   if (!isEnrolled(caller, membership)) throw notCourseParticipant();
-  const lesson = lessons.get(lessonId);
-  if (lesson?.type !== 'course_lesson' || lesson.course_id !== courseId || lesson.status !== 'published')
+  if (
+    lesson?.id !== lessonId ||
+    lesson.type !== 'course_lesson' ||
+    lesson.course_id !== courseId ||
+    lesson.status !== 'published'
+  )
     throw lessonNotFound();
   return { course, lesson, membership };
 }

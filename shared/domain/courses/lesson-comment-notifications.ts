@@ -2,7 +2,7 @@ import { logger } from '../../observability/logger.ts';
 import { type Caller, isEnrolled } from '../auth/index.ts';
 import { emitNotification, emitNotifications } from '../notifications/index.ts';
 import { findMembershipsOfUsers } from '../spaces/index.ts';
-import { findUserById, findUsersByIds, mentionedUserIds } from '../users/index.ts';
+import { findUsersByIds, mentionedUserIds } from '../users/index.ts';
 
 /**
  * Notifications of a published lesson comment (decisions.md "Notifications", emission): `new_reply` to the parent
@@ -22,11 +22,12 @@ export async function notifyLessonComment(
     readonly parentAuthorId: number | null;
   },
   mentions: readonly string[],
+  /** The commenter's display name, as read for the request (no read here). */
+  actorName: string | undefined,
 ): Promise<void> {
   try {
     const flat = comment.message.replace(/\s+/g, ' ').trim();
-    const actorUser = await findUserById(actor.id);
-    const name = actorUser?.display_name || actor.username;
+    const name = actorName || actor.username;
     const event = {
       actorId: actor.id,
       message: flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH - 1)}…` : flat,

@@ -1,13 +1,13 @@
 import type { Caller } from '../auth/index.ts';
-import { findMembership, type MembershipItem } from '../spaces/index.ts';
+import type { MembershipItem } from '../spaces/index.ts';
 import type { LessonOrderRow } from './course-item.ts';
 import { progressPercent } from './course-mapper.ts';
 import { hidesCourse } from './course-access.ts';
 import { courseNotFound, lessonNotFound, notCourseStudent, quizRequired } from './course-errors.ts';
 import {
   findCourseLessons,
-  findCourseWithStats,
   findQuiz,
+  findStudentProgress,
   writeLessonProgress,
 } from './course-repository.ts';
 import {
@@ -41,33 +41,35 @@ export async function setLessonCompletion(
   lessonId: number,
   input: { readonly state: CompletionState },
 ) {
-  const [{ course, membership: first }, lessons, quiz] = await Promise.all([
-    findCourseWithStats(courseId, caller.id, { consistent: true }),
+  const [first, lessons, quiz] = await Promise.all([
+    findStudentProgress(courseId, caller.id, { withCourse: true }),
     findCourseLessons(courseId),
     findQuiz(lessonId),
   ]);
-  if (course?.type !== 'course' || hidesCourse(caller, course, first)) throw courseNotFound();
-  if (!recordsCourseProgress(first)) throw notCourseStudent();
+  const course = first.course;
+  if (course?.type !== 'course' || hidesCourse(caller, course, first.membership)) throw courseNotFound();
+  if (!recordsCourseProgress(first.membership)) throw notCourseStudent();
   const lesson = lessons.find((row) => row.lesson_id === lessonId);
   if (lesson?.status !== 'published') throw lessonNotFound();
   if (quiz) throw quizRequired();
   const sequential = course.settings.sequential_lesson_order === 'yes';
 
-  let membership: MembershipItem | undefined = first;
+  let membership: MembershipItem | undefined = first.membership;
+  let progress = first.progress;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    if (round > 0) membership = await findMembership(courseId, caller.id, { consistent: true });
+    if (round > 0) ({ membership, progress } = await findStudentProgress(courseId, caller.id));
     if (!recordsCourseProgress(membership)) throw notCourseStudent();
     let plan: LessonCompletionPlan | undefined;
     if (input.state === 'completed') {
-      if (sequential) checkEarlierLessons(lessons, lesson, membership.completed_lessons);
-      plan = planLessonCompletion(membership, lessonId, lessons);
+      if (sequential) checkEarlierLessons(lessons, lesson, progress.completed);
+      plan = planLessonCompletion(membership, progress, lessonId, lessons);
     } else {
-      plan = planLessonIncompletion(membership, lessonId, lessons);
+      plan = planLessonIncompletion(membership, progress, lessonId, lessons);
     }
-    if (!plan) return answer(courseId, lessonId, input.state, lessons, membership.completed_lessons);
-    const outcome = await writeLessonProgress(courseId, plan);
+    if (!plan) return answer(courseId, lessonId, input.state, lessons, progress.completed);
+    const outcome = await writeLessonProgress(plan);
     if (outcome.written) {
-      const after = new Set(membership.completed_lessons ?? []);
+      const after = new Set(progress.completed);
       if (input.state === 'completed') after.add(lessonId);
       else after.delete(lessonId);
       return answer(courseId, lessonId, input.state, lessons, after);

@@ -1,13 +1,14 @@
 import { newId } from '../../db/ids.ts';
+import { noRead, readTogether } from '../../db/read-together.ts';
 import { invalidParams } from '../../errors/app-error.ts';
 import type { Caller } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
 import { renderMessage } from '../text/index.ts';
-import { findUserById } from '../users/index.ts';
+import { userRead } from '../users/index.ts';
 import type { CommentItem } from './comment-item.ts';
 import { type CommentResponse, toCommentResponse } from './comment-mapper.ts';
-import { commentCreationActions, findCommentById, writeCommentActions } from './comment-repository.ts';
-import { loadVisibleFeed } from './feed-access.ts';
+import { commentCreationActions, commentRead, writeCommentActions } from './comment-repository.ts';
+import { existingFeed, feedMembershipRead, feedRead, visibleFeed } from './feed-access.ts';
 import { feedNotFound } from './feed-errors.ts';
 import { notifyComment } from './feed-notifications.ts';
 
@@ -24,7 +25,8 @@ const notAReplyHere = () => invalidParams({ parent_id: 'is not a comment of this
  * one of its comments (`parent_id`; a comment of another feed or no comment at all: 400 `rest_invalid_param`).
  * One transaction writes the comment, the feed's `comments_count` and the author's counters, on the condition
  * that the feed (and the parent) still exist, so the count is exact under any number of concurrent comments.
- * Then `new_reply`, `new_comment` and `mention` notifications, never to the commenter.
+ * Then `new_reply`, `new_comment` and `mention` notifications, never to the commenter. Three rounds: the feed,
+ * the parent and the commenter's user item (one BatchGetItem); the membership deciding visibility; the write.
  */
 export async function createComment(
   caller: Caller,
@@ -32,11 +34,14 @@ export async function createComment(
   input: CreateCommentInput,
 ): Promise<{ message: string; comment: CommentResponse }> {
   const parentId = input.parent_id ?? null;
-  const [{ post }, parent, author] = await Promise.all([
-    loadVisibleFeed(caller, feedId),
-    parentId === null ? undefined : findCommentById(parentId),
-    findUserById(caller.id),
+  const [found, parent, author] = await readTogether([
+    feedRead(feedId),
+    parentId === null ? noRead(undefined) : commentRead(parentId),
+    userRead(caller.id),
   ]);
+  const feed = existingFeed(found);
+  const [membership] = await readTogether([feedMembershipRead(caller, feed)]);
+  const { post } = visibleFeed(caller, feed, membership);
   if (parentId !== null && (!parent || parent.post_id !== post.id)) throw notAReplyHere();
 
   const id = newId();
@@ -64,7 +69,7 @@ export async function createComment(
     throw new Error(`Comment ${id} could not be written`);
   }
   await notifyComment(
-    caller,
+    { caller, user: author },
     post,
     { id, message: input.message, parentAuthorId: parent?.user_id ?? null },
     mentions,

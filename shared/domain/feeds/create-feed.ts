@@ -1,18 +1,19 @@
 import { newId } from '../../db/ids.ts';
+import { noRead, readTogether } from '../../db/read-together.ts';
 import { forbidden, invalidParams } from '../../errors/app-error.ts';
 import { type Caller, canPostInSpace, isSpaceMember } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
-import { GENERAL_SETTINGS_DEFAULTS, getSettings } from '../settings/index.ts';
+import { GENERAL_SETTINGS_DEFAULTS, settingsRead } from '../settings/index.ts';
 import {
-  findMembership,
-  findSpaceById,
   type MembershipItem,
+  membershipRead,
   type SpaceItem,
+  spaceRead,
   spaceVisibility,
 } from '../spaces/index.ts';
 import { renderMessage } from '../text/index.ts';
-import { checkPostTopics, findTopicsByIds, getTopicsConfig, slugify } from '../topics/index.ts';
-import { findUserById } from '../users/index.ts';
+import { checkPostTopics, slugify, topicsByIdsRead, topicsConfigRead } from '../topics/index.ts';
+import { userRead } from '../users/index.ts';
 import { feedSpace } from './feed-access.ts';
 import { missingParam, spaceNotFound } from './feed-errors.ts';
 import { type FeedResponse, toFeedResponse } from './feed-mapper.ts';
@@ -39,23 +40,23 @@ export interface CreateFeedInput {
  * moderators) else 403 `rest_forbidden`; the topics must pass the configuration (400 `rest_invalid_param` naming
  * `topics`). Then one transaction writes the feed, its topic links and every count; a topic deleted meanwhile
  * cancels it (400 naming `topics`). Mentions in a published feed notify the mentioned users who can see it.
+ * Everything the checks and the answer need is read in one BatchGetItem (strongly consistent, as the settings
+ * copies are read): settings, topics configuration, topics, author, space and membership.
  */
 export async function createFeed(
   caller: Caller,
   input: CreateFeedInput,
 ): Promise<{ message: string; feed: FeedResponse }> {
   const spaceId = input.space_id ?? null;
-  const [general, config, found, author, spaceAndMembership] = await Promise.all([
-    getSettings('general', GENERAL_SETTINGS_DEFAULTS),
-    getTopicsConfig(),
-    findTopicsByIds([...new Set(input.topics)]),
-    findUserById(caller.id),
-    spaceId === null
-      ? Promise.resolve(undefined)
-      : Promise.all([findSpaceById(spaceId), findMembership(spaceId, caller.id)]),
+  const [general, config, found, author, space, membership] = await readTogether([
+    settingsRead('general', GENERAL_SETTINGS_DEFAULTS),
+    topicsConfigRead(),
+    topicsByIdsRead(input.topics),
+    userRead(caller.id),
+    spaceId === null ? noRead(undefined) : spaceRead(spaceId),
+    spaceId === null ? noRead(undefined) : membershipRead(spaceId, caller.id),
   ]);
   if (spaceId === null && general.disable_global_posts === 'yes') throw missingParam('space_id');
-  const [space, membership] = spaceAndMembership ?? [undefined, undefined];
   if (spaceId !== null) assertCanPost(caller, space, membership);
 
   const topicIds = checkPostTopics(input.topics, {
@@ -89,7 +90,7 @@ export async function createFeed(
   // Only a topic action can fail: the post id is new. A topic deleted since it was read refuses the count.
   if (!outcome.written) throw invalidParams({ topics: 'a topic was deleted meanwhile' });
 
-  await notifyFeedMentions(caller, post, mentions);
+  await notifyFeedMentions({ caller, user: author }, post, mentions);
   const byId = new Map(found.map((topic) => [topic.id, topic]));
   return {
     message: post.status === 'published' ? 'Feed has been published.' : 'Feed has been saved.',

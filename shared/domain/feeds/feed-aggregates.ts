@@ -1,9 +1,9 @@
 import { CounterDeltas } from '../../db/counters.ts';
-import { feedStats, topicFeedStatsKey } from '../../db/keys/feeds.ts';
+import { feedStats, feedStatusStats, topicFeedStatsKey } from '../../db/keys/feeds.ts';
 import { spacePostCounts } from '../../db/keys/spaces.ts';
 import { userKey, userStatsKey } from '../../db/keys/users.ts';
 import type { ItemKey } from '../../db/partition.ts';
-import { shardKey, shardOf } from '../../db/sharded-counters.ts';
+import { entityShardKeys, shardKey, shardOf } from '../../db/sharded-counters.ts';
 import { isListedFeed, type PostItem, topicSignature } from './post-item.ts';
 
 /**
@@ -12,10 +12,12 @@ import { isListedFeed, type PostItem, topicSignature } from './post-item.ts';
  * one read whatever the number of feeds:
  *
  * - the author's stats (`userStatsKey`): `feeds_published`, `feeds_published_space:<sid|0>`, and by visibility
- *   `feeds_published_public` or `feeds_published_members:<sid>`; an unpublished feed counts `feeds_status:<s>`;
+ *   `feeds_published_public` or `feeds_published_members:<sid>`; an unpublished feed counts `feeds_status:<s>`
+ *   there, and its status (`draft`, `pending`, `scheduled`) on the site's status totals (`feedStatusStats`, sharded
+ *   by the feed's id like the timeline's);
  * - the space's `posts_count` (`spacePostCounts`, sharded by the feed's id): published feeds of the space;
  * - the timeline stats (`feedStats`, sharded: the shard of the feed's id, so a feed's increment and decrement meet
- *   on one item): `public` (global feeds and public spaces) or `members:<sid>`;
+ *   on one item; that shard in each of its replicas): `public` (global feeds and public spaces) or `members:<sid>`;
  * - one counter per topic it carries (`topicFeedStatsKey`), named `<topic set>|<p|m><sid|0>` (see the key);
  * - the author's `total_points` on the user item (`userKey`): FEED_POINTS while published (README "Profile
  *   scores"), so every member summary shows it from the one item it reads.
@@ -23,7 +25,7 @@ import { isListedFeed, type PostItem, topicSignature } from './post-item.ts';
  * A topic's own `posts_count` belongs to the topics domain and moves through `topicPostsCountAction`.
  */
 /** `feed`: a feed's own `comments_count`, which a comment moves (comment-aggregates.ts). */
-export type FeedAggregateKind = 'user' | 'points' | 'space' | 'timeline' | 'topic' | 'feed';
+export type FeedAggregateKind = 'user' | 'points' | 'space' | 'timeline' | 'status' | 'topic' | 'feed';
 
 /** Points a published feed earns its author (README "Profile scores"). */
 export const FEED_POINTS = 5;
@@ -55,7 +57,15 @@ export function feedAggregates(
   const author = { kind: 'user' as const, key: userStatsKey(post.user_id) };
   const authorIdentity = { entity: 'user_stats', user_id: post.user_id };
   if (!isListedFeed(post)) {
-    return [{ ...author, deltas: { [`feeds_status:${post.status}`]: 1 }, identity: authorIdentity }];
+    return [
+      { ...author, deltas: { [`feeds_status:${post.status}`]: 1 }, identity: authorIdentity },
+      {
+        kind: 'status',
+        key: shardKey(feedStatusStats(), shardOf(feedStatusStats(), post.id)),
+        deltas: { [post.status]: 1 },
+        identity: { entity: 'feed_status_stats' },
+      },
+    ];
   }
   const spaceId = post.space_id ?? 0;
   const isPublic = post.space_visibility === 'public';
@@ -69,12 +79,13 @@ export function feedAggregates(
       },
       identity: authorIdentity,
     },
-    {
-      kind: 'timeline',
-      key: shardKey(feedStats(), shardOf(feedStats(), post.id)),
+    // The feed's shard of the timeline totals in every replica (all in this transaction: replicas never differ).
+    ...entityShardKeys(feedStats(), post.id).map((key) => ({
+      kind: 'timeline' as const,
+      key,
       deltas: { [isPublic ? 'public' : `members:${spaceId}`]: 1 },
       identity: { entity: 'feed_stats' },
-    },
+    })),
     // The user item exists before any of its feeds: nothing to create.
     { kind: 'points', key: userKey(post.user_id), deltas: { total_points: FEED_POINTS }, identity: {} },
   ];

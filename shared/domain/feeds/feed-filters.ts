@@ -60,6 +60,15 @@ export function visibleIn(memberSpaceIds: readonly number[]): FeedFilter {
   return { expression: terms.join(' OR '), names, values };
 }
 
+/** The in-memory form of `visibleIn`, for lists read without a FilterExpression (the timeline's shards). */
+export function visibleListing(
+  memberSpaceIds: readonly number[],
+): (listing: { space_id: number | null; space_visibility: string }) => boolean {
+  const spaces = new Set(memberSpaceIds);
+  return (listing) =>
+    listing.space_visibility === 'public' || (listing.space_id !== null && spaces.has(listing.space_id));
+}
+
 /**
  * The members-only spaces whose feeds a caller sees in a list: those among `counted` (space id → published feeds
  * in the list's scope) the caller belongs to, at most MAX_FILTER_SPACES (the fullest first).

@@ -2,7 +2,7 @@ import { logger } from '../../observability/logger.ts';
 import { type Caller, canSeeFeed } from '../auth/index.ts';
 import { emitNotification, emitNotifications, type NotificationEvent } from '../notifications/index.ts';
 import { findMembershipsOfUsers } from '../spaces/index.ts';
-import { findUserById, findUsersByIds, mentionedUserIds } from '../users/index.ts';
+import { findUsersByIds, mentionedUserIds, type UserItem } from '../users/index.ts';
 import { callerOf, feedAccess } from './feed-access.ts';
 import type { PostItem } from './post-item.ts';
 
@@ -25,10 +25,15 @@ const excerpt = (text: string) => {
 
 const feedUrl = (post: Pick<PostItem, 'id'>) => `/feeds/${post.id}`;
 
-async function actorName(actor: Caller): Promise<string> {
-  const user = await findUserById(actor.id);
-  return user?.display_name || actor.username;
+/**
+ * The name notifications give the actor: their display name, from their user item, which each use case reads with
+ * its other reads (so notifying reads nothing more), else their username.
+ */
+export interface Actor {
+  readonly caller: Caller;
+  readonly user: UserItem | undefined;
 }
+const actorName = ({ caller, user }: Actor): string => user?.display_name || caller.username;
 
 async function safely(what: string, send: () => Promise<unknown>): Promise<void> {
   try {
@@ -60,19 +65,15 @@ async function mentionRecipients(
 }
 
 /** A new published feed: `mention` to the mentioned users who can see it. */
-export function notifyFeedMentions(
-  actor: Caller,
-  post: PostItem,
-  mentions: readonly string[],
-): Promise<void> {
+export function notifyFeedMentions(actor: Actor, post: PostItem, mentions: readonly string[]): Promise<void> {
   if (post.status !== 'published' || mentions.length === 0) return Promise.resolve();
   return safely('feed mentions', async () => {
-    const recipients = await mentionRecipients(post, mentions, new Set([actor.id]));
+    const recipients = await mentionRecipients(post, mentions, new Set([actor.caller.id]));
     if (recipients.length === 0) return;
-    const name = await actorName(actor);
+    const name = actorName(actor);
     await emitNotifications(recipients, {
       type: 'mention',
-      actorId: actor.id,
+      actorId: actor.caller.id,
       title: `${name} mentioned you in a post`,
       message: excerpt(post.title || post.message),
       actionUrl: feedUrl(post),
@@ -84,23 +85,23 @@ export function notifyFeedMentions(
 
 /** A new comment: `new_reply` to the parent's author, `new_comment` to the feed author, `mention` to the rest. */
 export function notifyComment(
-  actor: Caller,
+  actor: Actor,
   post: PostItem,
   comment: { id: number; message: string; parentAuthorId: number | null },
   mentions: readonly string[],
 ): Promise<void> {
   return safely('comment', async () => {
-    const name = await actorName(actor);
+    const name = actorName(actor);
     const event = (type: NotificationEvent['type'], title: string): NotificationEvent => ({
       type,
-      actorId: actor.id,
+      actorId: actor.caller.id,
       title,
       message: excerpt(comment.message),
       actionUrl: `${feedUrl(post)}?comment_id=${comment.id}`,
       objectId: comment.id,
       objectType: 'comment',
     });
-    const notified = new Set([actor.id]);
+    const notified = new Set([actor.caller.id]);
     if (comment.parentAuthorId !== null && !notified.has(comment.parentAuthorId)) {
       notified.add(comment.parentAuthorId);
       await emitNotification({
@@ -124,16 +125,16 @@ export function notifyComment(
 
 /** A new like: `new_reaction` to the author of the liked feed or comment. */
 export function notifyReaction(
-  actor: Caller,
+  actor: Actor,
   post: PostItem,
   target: { objectType: 'feed' | 'comment'; objectId: number; authorId: number; text: string },
 ): Promise<void> {
-  if (target.authorId === actor.id) return Promise.resolve();
+  if (target.authorId === actor.caller.id) return Promise.resolve();
   return safely('reaction', async () => {
-    const name = await actorName(actor);
+    const name = actorName(actor);
     await emitNotification({
       type: 'new_reaction',
-      actorId: actor.id,
+      actorId: actor.caller.id,
       recipientId: target.authorId,
       title: `${name} liked your ${target.objectType === 'feed' ? 'post' : 'comment'}`,
       message: excerpt(target.text),

@@ -15,9 +15,10 @@ import { userStatsKey } from '../../db/keys/users.ts';
 import type { Partition } from '../../db/partition.ts';
 import { readShardedTotals } from '../../db/sharded-counters.ts';
 import { MAX_SKIPPED_ITEMS, type PageResult, queryPage } from '../../db/query-page.ts';
-import { timeSort } from '../../db/keys/sort.ts';
+import { querySpreadWindow } from '../../db/spread-page.ts';
 import { invalidParams } from '../../errors/app-error.ts';
 import { batchGetItems, getItem, queryItems } from '../../db/reads.ts';
+import { itemRead, itemsRead, mapRead } from '../../db/read-together.ts';
 import {
   deleteAction,
   type TransactAction,
@@ -45,6 +46,10 @@ import { ReactionItemSchema } from './reaction-item.ts';
 export function findPostById(postId: number, options: { consistent?: boolean } = {}) {
   return getItem(postKey(postId), PostItemSchema, options);
 }
+
+/** `findPostById` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
+export const postRead = (postId: number, options: { consistent?: boolean } = {}) =>
+  itemRead(postKey(postId), PostItemSchema, options);
 
 /**
  * Many posts by id (BatchGetItem); unknown ids are absent. `consistent` for lists, whose pages must show every
@@ -120,9 +125,9 @@ export interface FeedFilter {
 
 /**
  * A list page is read in two steps: the listing entries (small items, so the hot list partitions serve a page for a
- * fraction of the posts' size), then the posts themselves from their own partitions in one consistent BatchGetItem,
- * in the entries' order. A post whose state no longer matches the list (unpublished or deleted since its entry was
- * indexed: indexes are eventually consistent) is left out rather than shown stale.
+ * fraction of the posts' size), then the posts themselves from their own partitions (`postsOfListings`), in the
+ * entries' order. A post whose state as read no longer matches the list (unpublished or deleted since its entry was
+ * indexed) is left out.
  */
 export interface ListingPage {
   readonly listings: PostListing[];
@@ -130,12 +135,22 @@ export interface ListingPage {
   readonly status: FeedStatus;
 }
 
-/** The posts of a listing page, in its order, read consistently. */
-export async function postsOfListings(page: ListingPage): Promise<PostItem[]> {
-  const posts = await findPostsByIds(
-    page.listings.map((listing) => listing.post_id),
-    { consistent: true },
-  );
+/**
+ * The posts of a listing page, in its order (a post whose state no longer matches the list is left out). On a list
+ * of published feeds (those every member reads), the reader's own posts are read strongly consistent and the others
+ * eventually consistent, like the index that listed them (ACCESS_PATTERNS.md, "What each feed read guarantees"):
+ * two BatchGetItems side by side, one when the page is all of one kind. Unpublished lists (the author's, the
+ * moderators') are read strongly consistent.
+ */
+export async function postsOfListings(page: ListingPage, readerId: number): Promise<PostItem[]> {
+  const exactFor = (listing: PostListing) => page.status !== 'published' || listing.user_id === readerId;
+  const ids = (exact: boolean) =>
+    page.listings.filter((listing) => exactFor(listing) === exact).map((listing) => listing.post_id);
+  const [exact, eventual] = await Promise.all([
+    findPostsByIds(ids(true), { consistent: true }),
+    findPostsByIds(ids(false)),
+  ]);
+  const posts = new Map([...eventual, ...exact]);
   return page.listings.flatMap((listing) => {
     const post = posts.get(listing.post_id);
     return post && post.status === page.status ? [post] : [];
@@ -153,29 +168,32 @@ const listingPage = (partition: Partition, query: FeedPageQuery): Promise<PageRe
     filter: query.filter,
   });
 
+export interface TimelinePageQuery {
+  readonly page: number;
+  readonly perPage: number;
+  /** The feeds the caller may see (asked for beside the first reads); answering undefined shows every feed. */
+  readonly visible: () => Promise<((listing: PostListing) => boolean) | undefined>;
+}
+
 /**
- * Every published feed, newest first: the timeline's shards (G3 `FEEDS#<n>` on the listings) each read for the
- * first (offset + per_page) entries the filter keeps, in parallel, merged by sort key. Page 1 reads per_page small
- * entries per shard; a page N reads N pages of each (GET /feeds has no cursor), bounded like queryPage's skip.
+ * Every published feed, newest first: the timeline's shards (G3 `FEEDS#<n>` on the listings), each read for about
+ * its share of the first (offset + per_page) entries the caller may see, in parallel, merged by sort key and read
+ * further only where the merge needs it (shared/db/spread-page.ts). Page 1 reads ten small entries per shard; a
+ * page N reads about N pages' worth (GET /feeds has no cursor), bounded like queryPage's skip.
  */
-export async function queryTimelinePage(query: FeedPageQuery): Promise<PostListing[]> {
+export async function queryTimelinePage(query: TimelinePageQuery): Promise<PostListing[]> {
   const offset = (query.page - 1) * query.perPage;
-  if (query.total !== undefined && offset >= query.total) return [];
   const window = offset + query.perPage;
   if (window > MAX_SKIPPED_ITEMS) {
     throw invalidParams({ page: `is too deep for the timeline (at most ${MAX_SKIPPED_ITEMS} feeds in)` });
   }
-  const shards = await Promise.all(
-    postTimelineShards().map((partition) =>
-      listingPage(partition, { page: 1, perPage: window, filter: query.filter }),
-    ),
-  );
-  return shards
-    .flatMap((shard) => shard.items)
-    .map((listing) => ({ listing, sort: timeSort(listing.created_at, listing.post_id) }))
-    .sort((a, b) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0))
-    .slice(offset, window)
-    .map(({ listing }) => listing);
+  const listings = await querySpreadWindow({
+    sources: postTimelineShards(),
+    schema: PostListingSchema,
+    window,
+    keep: query.visible,
+  });
+  return listings.slice(offset, window);
 }
 
 /** The published feeds of one space, newest first (G2 on the listings). */
@@ -210,6 +228,16 @@ export async function findLikedPostIds(postIds: readonly number[], userId: numbe
   );
   return new Set(reactions.map((reaction) => reaction.object_id));
 }
+
+/** `findLikedPostIds` as a read to send with others in one BatchGetItem. */
+export const likedPostsRead = (postIds: readonly number[], userId: number) =>
+  mapRead(
+    itemsRead(
+      postIds.map((postId) => postReactionKey(postId, userId)),
+      ReactionItemSchema,
+    ),
+    (reactions) => new Set(reactions.map((reaction) => reaction.object_id)),
+  );
 
 /** Sends a feed write; answers which actions' conditions failed when it was cancelled (nothing written). */
 export function writeFeedActions(actions: readonly TransactAction[]): Promise<TransactOutcome> {

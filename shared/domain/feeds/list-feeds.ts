@@ -11,6 +11,7 @@ import {
   statusIs,
   sumOf,
   visibleIn,
+  visibleListing,
   visibleMemberSpaces,
 } from './feed-filters.ts';
 import { type FeedResponse, findFeedContext, toFeedResponse, toFeedResponses } from './feed-mapper.ts';
@@ -28,6 +29,7 @@ import {
 } from './feed-repository.ts';
 import type { FeedStatus, PostItem } from './post-item.ts';
 import { listTopicFeeds } from './list-topic-feeds.ts';
+import { findFeedStatusTotals, queryUnpublishedFeedPage } from './status-list-repository.ts';
 
 /** The query of `GET /feeds` as the contract delivers it (defaults applied there). */
 export interface ListFeedsInput {
@@ -57,6 +59,11 @@ export interface PostPage {
 interface ListedPage {
   readonly listed: ListingPage;
   readonly total: number;
+  /**
+   * The caller's likes are looked up after the posts, for the posts somebody likes only (a post nobody likes is not
+   * the caller's like): for the list every member reads, so its newest posts' partitions take one read per view.
+   */
+  readonly likesOfLikedOnly?: boolean;
 }
 
 /**
@@ -70,8 +77,11 @@ interface ListedPage {
  * - `username`: the author's feeds; `feeds_published_public` + `feeds_published_members:<sid>` of the caller's
  *   spaces (all of them for the author and community moderators); with `space_id`: `feeds_published_space:<sid>`;
  * - `topics`: see list-topic-feeds.ts (with `space_id` too; not with `username`, which no counter serves);
- * - `status` other than `published`: the feeds of `username` (default the caller) in that status, for the author
- *   and community moderators only (else 403), counted by `feeds_status:<s>`; not with `topics` or `space_id`.
+ * - `status` other than `published` (decisions.md: "only for the author's own feeds or for moderators"): for a
+ *   community moderator without `username`, every member's feeds in that status (the status list's shards,
+ *   counted by the site's `feedStatusStats`); otherwise the feeds of `username` (default the caller) in that
+ *   status, for the author and community moderators only (else 403), counted by `feeds_status:<s>`; not with
+ *   `topics` or `space_id`.
  *
  * Community moderators (and admins) see every space's feeds.
  */
@@ -80,19 +90,28 @@ export async function listFeeds(caller: Caller, input: ListFeedsInput): Promise<
   let data: FeedResponse[];
   if ('listed' in page) {
     // The posts of a listing page, the caller's likes, the authors and the topics all follow from the entries'
-    // ids: one round of independent reads.
+    // ids: one round of independent reads (the likes after the posts for the timeline, see ListedPage).
     const { listings } = page.listed;
-    const [posts, liked, context] = await Promise.all([
-      postsOfListings(page.listed),
-      findLikedPostIds(
-        listings.map((listing) => listing.post_id),
-        caller.id,
-      ),
+    const deferLikes = page.likesOfLikedOnly === true;
+    const [posts, likedAlongside, context] = await Promise.all([
+      postsOfListings(page.listed, caller.id),
+      deferLikes
+        ? undefined
+        : findLikedPostIds(
+            listings.map((listing) => listing.post_id),
+            caller.id,
+          ),
       findFeedContext(
         listings.map((listing) => listing.user_id),
         listings.flatMap((listing) => listing.topic_ids),
       ),
     ]);
+    const liked =
+      likedAlongside ??
+      (await findLikedPostIds(
+        posts.filter((post) => post.reactions_count > 0).map((post) => post.id),
+        caller.id,
+      ));
     data = posts.map((post) => toFeedResponse(post, { ...context, liked }));
   } else {
     const liked = await findLikedPostIds(
@@ -117,6 +136,10 @@ async function findPage(caller: Caller, input: ListFeedsInput): Promise<PostPage
   if (input.status !== 'published') {
     if (input.topics !== undefined || input.space_id !== undefined) {
       throw invalidParams({ status: 'only published feeds can be filtered by topics or space_id' });
+    }
+    if (authorId === undefined && canSeeAllFeeds(caller)) {
+      const total = (await findFeedStatusTotals())[input.status] ?? 0;
+      return listed(await queryUnpublishedFeedPage(input.status, { ...paging, total }), total, input.status);
     }
     const author = authorId ?? caller.id;
     if (!isOwner(caller, author) && !canSeeAllFeeds(caller)) {
@@ -166,24 +189,32 @@ async function memberScope(caller: Caller, counted: ReadonlyMap<number, number>)
 }
 
 /**
- * The timeline: its totals and the caller's memberships are read together (one round), then the shards' pages
- * (another), then the posts with the caller's likes (a third).
+ * The timeline: its totals, the caller's memberships and the timeline's shards are read together (one round); the
+ * visibility the first two decide applies to the entries the third read (reading on where it dropped some). Then
+ * the posts (a second round) and the caller's likes of the liked ones (a third).
  */
 async function timeline(caller: Caller, paging: Paging): Promise<ListedPage> {
   const seesAll = canSeeAllFeeds(caller);
-  const [stats, memberships] = await Promise.all([
+  const scope = Promise.all([
     findFeedStats(),
     seesAll ? Promise.resolve([] as number[]) : findActiveMembershipSpaceIds(caller.id),
-  ]);
-  const members = countersBySpace(stats, 'members:');
-  const everyone = stats.public ?? 0;
-  if (seesAll) {
-    const total = everyone + sumOf(members);
-    return listed(await queryTimelinePage({ ...paging, total }), total);
+  ]).then(([stats, memberships]) => {
+    const members = countersBySpace(stats, 'members:');
+    const everyone = stats.public ?? 0;
+    if (seesAll) return { total: everyone + sumOf(members), visible: undefined };
+    const spaceIds = visibleMemberSpaces(members, new Set(memberships));
+    return { total: everyone + sumOf(members, spaceIds), visible: visibleListing(spaceIds) };
+  });
+  const offset = (paging.page - 1) * paging.perPage;
+  if (offset > 0 && offset >= (await scope).total) {
+    // A later page waits for the total first (one more round), so a page past the end reads no shard.
+    return { ...listed([], (await scope).total), likesOfLikedOnly: true };
   }
-  const spaceIds = visibleMemberSpaces(members, new Set(memberships));
-  const total = everyone + sumOf(members, spaceIds);
-  return listed(await queryTimelinePage({ ...paging, total, filter: visibleIn(spaceIds) }), total);
+  const [{ total }, listings] = await Promise.all([
+    scope,
+    queryTimelinePage({ ...paging, visible: async () => (await scope).visible }),
+  ]);
+  return { ...listed(offset >= total ? [] : listings, total), likesOfLikedOnly: true };
 }
 
 async function authorFeeds(caller: Caller, authorId: number, paging: Paging): Promise<ListedPage> {

@@ -9,6 +9,7 @@ import {
   spacePosts,
   topicPosts,
   topicUnlistedPosts,
+  unpublishedPostsOf,
 } from '../../db/keys/feeds.ts';
 import { timeSort } from '../../db/keys/sort.ts';
 import { FEED_STATUSES, POST_TYPES } from '../../vocabulary/feeds.ts';
@@ -78,8 +79,8 @@ export function storedPost(post: PostItem) {
 }
 
 /**
- * The listing entry: listed by author always; by space and on its timeline shard only while published, so drafts
- * never list. Lessons are not feeds: they live in the course's lesson order rows and never enter the space or
+ * The listing entry: listed by author always; by its space (a global feed has none) and on its timeline shard only
+ * while published, so drafts never list. Lessons are not feeds: they live in the course's lesson order rows and never enter the space or
  * timeline lists. It holds only what the lists' filters read (status, space and visibility, author) and the ids a
  * page's other reads need (author, topics: read beside the posts, in one round), so an index page is a fraction of
  * the posts' size. It changes only when one of these does (a status or topic change). `topic_ids` may keep a topic
@@ -99,8 +100,10 @@ export function storedPostListing(post: PostItem) {
     created_at: post.created_at,
     topic_ids: [...post.topic_ids],
     ...indexEntry(authorPosts(post.user_id), sort),
-    ...(listed ? indexEntry(spacePosts(post.space_id), sort) : {}),
+    ...(listed && post.space_id !== null ? indexEntry(spacePosts(post.space_id), sort) : {}),
     ...(listed ? indexEntry(postTimelineOf(post.id), sort) : {}),
+    // While unpublished (not a lesson), on its status's list instead of the timeline: moderators' `?status=`.
+    ...(isUnpublishedFeed(post) ? indexEntry(unpublishedPostsOf(post.id, post.status), sort) : {}),
   };
 }
 
@@ -111,6 +114,9 @@ export const storedPostItems = (post: PostItem) => [storedPost(post), storedPost
 export const PostListingSchema = v.object({
   post_id: integer,
   user_id: integer,
+  // What the timeline's visibility check reads (every entry carries both).
+  space_id: v.optional(v.nullable(integer), null),
+  space_visibility: v.optional(v.picklist(FEED_VISIBILITIES), 'members'),
   topic_ids: v.optional(v.array(integer), []),
   status: v.picklist(FEED_STATUSES),
   created_at: v.string(),
@@ -120,6 +126,10 @@ export type PostListing = v.InferOutput<typeof PostListingSchema>;
 /** A published feed (not a lesson): listed by space and on the timeline, and counted in every feed total. */
 export const isListedFeed = (post: Pick<PostItem, 'status' | 'type'>): boolean =>
   post.status === 'published' && post.type !== 'course_lesson';
+
+/** A feed (not a lesson) in a status other than published: listed and counted by its status site-wide. */
+export const isUnpublishedFeed = (post: Pick<PostItem, 'status' | 'type'>): boolean =>
+  post.status !== 'published' && post.type !== 'course_lesson';
 
 /** Sorted, deduplicated ids joined by `.`; undefined for none. */
 export function topicSignature(topicIds: readonly number[]): string | undefined {

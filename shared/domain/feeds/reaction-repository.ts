@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { commentKey, postKey } from '../../db/keys/feeds.ts';
 import type { ItemKey } from '../../db/partition.ts';
 import { getItem } from '../../db/reads.ts';
+import { type KeyedRead, itemRead, mapRead } from '../../db/read-together.ts';
 import {
   conditionCheckAction,
   deleteAction,
@@ -64,10 +65,12 @@ export function removeReaction(reaction: ReactionItem): Promise<ReactionStep> {
 
 const PresenceSchema = v.object({ user_id: v.pipe(v.number(), v.integer()) });
 
-/** Whether the reaction exists now (consistent: the toggle decides its one transaction from it). */
-export async function hasReaction(key: ItemKey): Promise<boolean> {
-  return (await getItem(key, PresenceSchema, { consistent: true })) !== undefined;
-}
+/**
+ * Whether the reaction exists now, as a read to send with others in one BatchGetItem (read-together.ts):
+ * consistent, as the toggle decides its one transaction from it.
+ */
+export const reactionPresenceRead = (key: ItemKey): KeyedRead<boolean> =>
+  mapRead(itemRead(key, PresenceSchema, { consistent: true }), (found) => found !== undefined);
 
 const CountSchema = v.object({ reactions_count: v.pipe(v.number(), v.integer()) });
 

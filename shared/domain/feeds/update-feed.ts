@@ -1,13 +1,14 @@
+import { noRead, readTogether } from '../../db/read-together.ts';
 import { forbidden } from '../../errors/app-error.ts';
 import { type Caller, canManageFeed } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
-import { findSpaceById } from '../spaces/index.ts';
+import { spaceRead } from '../spaces/index.ts';
 import { renderMarkdown } from '../text/index.ts';
-import { checkPostTopics, findTopicsByIds, getTopicsConfig, type TopicItem } from '../topics/index.ts';
-import { findUserById } from '../users/index.ts';
-import { feedAccess, loadVisibleFeed } from './feed-access.ts';
+import { checkPostTopics, topicsByIdsRead, topicsConfigRead } from '../topics/index.ts';
+import { userRead } from '../users/index.ts';
+import { existingFeed, feedAccess, feedMembershipRead, feedRead, visibleFeed } from './feed-access.ts';
 import { type FeedResponse, toFeedResponse } from './feed-mapper.ts';
-import { findLikedPostIds, writeFeedActions } from './feed-repository.ts';
+import { likedPostsRead, writeFeedActions } from './feed-repository.ts';
 import { feedUpdateActions } from './feed-writes.ts';
 import type { FeedStatus, PostItem } from './post-item.ts';
 
@@ -29,7 +30,9 @@ const MAX_ATTEMPTS = 5;
  * exactly as on create (400 naming `topics`). A feed stays in its space. One transaction moves the feed, its
  * topic links and every count by the difference between the old and the new state (status included); it is
  * conditioned on the state read, and a concurrent change (a comment does not count, an edit or a topic delete
- * does) re-reads and re-applies the request.
+ * does) re-reads and re-applies the request. Three rounds: the feed (consistent); then in one BatchGetItem the
+ * membership, the topics old and new, the author and the caller's like for the answer, and when `topics` is given
+ * the configuration and the space; then the write.
  */
 export async function updateFeed(
   caller: Caller,
@@ -37,11 +40,29 @@ export async function updateFeed(
   input: UpdateFeedInput,
 ): Promise<{ message: string; feed: FeedResponse }> {
   for (let attempt = 1; ; attempt++) {
-    const { post, membership } = await loadVisibleFeed(caller, feedId, { consistent: true });
+    const [found] = await readTogether([feedRead(feedId, { consistent: true })]);
+    const feed = existingFeed(found);
+    const given = input.topics ?? feed.topic_ids;
+    const checking = input.topics !== undefined;
+    const [membership, topics, author, liked, config, space] = await readTogether([
+      feedMembershipRead(caller, feed),
+      topicsByIdsRead([...feed.topic_ids, ...given]),
+      userRead(feed.user_id),
+      likedPostsRead([feed.id], caller.id),
+      checking ? topicsConfigRead() : noRead(undefined),
+      checking && feed.space_id !== null ? spaceRead(feed.space_id) : noRead(undefined),
+    ]);
+    const { post } = visibleFeed(caller, feed, membership);
     if (!canManageFeed(caller, feedAccess(post), membership)) {
       throw forbidden('Sorry, you are not allowed to edit this feed.');
     }
-    const topicIds = input.topics === undefined ? post.topic_ids : await checkedTopics(post, input.topics);
+    const topicIds = config
+      ? checkPostTopics(given, {
+          config,
+          spaceRequiresTopic: space?.settings.topic_required === 'yes',
+          found: topics,
+        })
+      : post.topic_ids;
     const updated: PostItem = {
       ...post,
       title: input.title ?? post.title,
@@ -52,42 +73,22 @@ export async function updateFeed(
       topic_ids: topicIds,
       updated_at: laterThan(post.updated_at),
     };
-    const topics = await findTopicsByIds([...new Set([...post.topic_ids, ...topicIds])]);
     const existing = new Set(topics.map((topic) => topic.id));
     const outcome = await writeFeedActions(feedUpdateActions(post, updated, existing));
-    if (outcome.written)
-      return { message: 'Feed has been updated.', feed: await respond(caller, updated, topics) };
+    if (outcome.written) {
+      const feedResponse = toFeedResponse(updated, {
+        authors: author ? new Map([[author.id, author]]) : new Map(),
+        topics: new Map(topics.map((topic) => [topic.id, topic])),
+        liked,
+      });
+      return { message: 'Feed has been updated.', feed: feedResponse };
+    }
     if (attempt >= MAX_ATTEMPTS) throw new Error(`Feed ${feedId} kept changing during an update`);
   }
-}
-
-async function checkedTopics(post: PostItem, topics: readonly number[]): Promise<number[]> {
-  const [config, found, space] = await Promise.all([
-    getTopicsConfig(),
-    findTopicsByIds([...new Set(topics)]),
-    post.space_id === null ? undefined : findSpaceById(post.space_id),
-  ]);
-  return checkPostTopics(topics, {
-    config,
-    spaceRequiresTopic: space?.settings.topic_required === 'yes',
-    found,
-  });
 }
 
 /** A timestamp after `previous`, so the optimistic condition on `updated_at` tells every write apart. */
 function laterThan(previous: string): string {
   const now = nowIso();
   return now > previous ? now : new Date(Date.parse(previous) + 1).toISOString();
-}
-
-async function respond(caller: Caller, post: PostItem, topics: TopicItem[]): Promise<FeedResponse> {
-  const [author, liked] = await Promise.all([
-    findUserById(post.user_id),
-    findLikedPostIds([post.id], caller.id),
-  ]);
-  return toFeedResponse(post, {
-    authors: author ? new Map([[author.id, author]]) : new Map(),
-    topics: new Map(topics.map((topic) => [topic.id, topic])),
-    liked,
-  });
 }

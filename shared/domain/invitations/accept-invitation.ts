@@ -3,10 +3,10 @@ import { logger } from '../../observability/logger.ts';
 import type { Caller } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
 import { emitNotification, emitNotifications } from '../notifications/index.ts';
-import { findSpaceById, findSpaceStaffIds, membershipJoinActions, type SpaceItem } from '../spaces/index.ts';
-import { findUserById, type UserItem } from '../users/index.ts';
+import { findSpaceStaffIds, membershipJoinActions, type SpaceItem } from '../spaces/index.ts';
+import type { UserItem } from '../users/index.ts';
 import { invitationNotFound } from './invitation-errors.ts';
-import { acceptInvitationWrites, findInvitationByTokenHash } from './invitation-repository.ts';
+import { acceptInvitationWrites, findInvitationAndSpace, findTokenAndUser } from './invitation-repository.ts';
 import { hashInvitationToken, TOKEN_PATTERN } from './invitation-token.ts';
 
 /**
@@ -23,15 +23,24 @@ export async function acceptInvitation(
 ): Promise<{ message: string; space_id: number; status: 'accepted' }> {
   if (!TOKEN_PATTERN.test(token)) throw invitationNotFound();
   const tokenHash = hashInvitationToken(token);
-  const [invitation, user] = await Promise.all([
-    findInvitationByTokenHash(tokenHash),
-    findUserById(caller.id, { consistent: true }),
+  // Three rounds: the token and the caller's user item; the invitation and its space (one batch, the space named
+  // by the token) beside the space's staff for `space_join` (read ahead, used only once the join is written); the
+  // transaction.
+  const { token: stored, user } = await findTokenAndUser(tokenHash, caller.id);
+  if (!stored) throw invitationNotFound();
+  const [{ invitation, space }, staffAhead] = await Promise.all([
+    findInvitationAndSpace(stored),
+    stored.space_id === undefined
+      ? undefined
+      : findSpaceStaffIds(stored.space_id).catch((error: unknown) => {
+          logger.warn('could not read the space staff ahead of a join', { spaceId: stored.space_id, error });
+          return undefined;
+        }),
   ]);
   if (invitation?.status !== 'pending') throw invitationNotFound();
   if (!user || user.email.toLowerCase() !== invitation.email) {
     throw forbidden('This invitation was sent to another e-mail address.');
   }
-  const space = await findSpaceById(invitation.space_id);
   if (!space) throw notFound('not_found', 'The space of this invitation no longer exists.');
 
   const acceptedAt = nowIso();
@@ -48,7 +57,7 @@ export async function acceptInvitation(
     outcome = await acceptInvitationWrites(invitation, tokenHash, user.id, acceptedAt, []);
   }
   if (outcome === 'used') throw invitationNotFound();
-  await notifyStaff(space, user);
+  await notifyStaff(space, user, staffAhead);
   // Only an acceptance that enrolled the student notifies (one already a member was enrolled by another way).
   if (enrolled) await notifyEnrollment(space, user, invitation.inviter_id);
   return { message: `You have joined ${space.title}.`, space_id: space.id, status: 'accepted' };
@@ -73,9 +82,13 @@ async function notifyEnrollment(course: SpaceItem, student: UserItem, inviterId:
 }
 
 /** `space_join` to the space's admins and moderators; a failure is logged, never undoes the join. */
-async function notifyStaff(space: SpaceItem, user: UserItem): Promise<void> {
+async function notifyStaff(
+  space: SpaceItem,
+  user: UserItem,
+  staffAhead: number[] | undefined,
+): Promise<void> {
   try {
-    const staff = await findSpaceStaffIds(space.id);
+    const staff = staffAhead ?? (await findSpaceStaffIds(space.id));
     await emitNotifications(staff, {
       type: 'space_join',
       actorId: user.id,

@@ -35,12 +35,24 @@ export const storedInvitation = (invitation: InvitationItem) => ({
   ...indexEntry(spaceInvitations(invitation.space_id), timeSort(invitation.created_at, invitation.id)),
 });
 
-export const InvitationTokenItemSchema = v.object({ invitation_id: integer });
+/**
+ * The token's item names the invitation and (since issue 20) its space, so an acceptance reads the invitation and
+ * the space together. Tokens stored before carry no `space_id`: their acceptance reads the invitation first.
+ */
+export const InvitationTokenItemSchema = v.object({
+  invitation_id: integer,
+  space_id: v.optional(integer),
+});
+export type InvitationTokenItem = v.InferOutput<typeof InvitationTokenItemSchema>;
 
-export const storedInvitationToken = (tokenHash: string, invitationId: number) => ({
+export const storedInvitationToken = (
+  tokenHash: string,
+  invitation: Pick<InvitationItem, 'id' | 'space_id'>,
+) => ({
   ...invitationTokenKey(tokenHash),
   entity: 'invitation_token',
-  invitation_id: invitationId,
+  invitation_id: invitation.id,
+  space_id: invitation.space_id,
 });
 
 /**

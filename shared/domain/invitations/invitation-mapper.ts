@@ -1,11 +1,17 @@
 import { env } from '../../config/env.ts';
 import { toSqlDateTime } from '../dates.ts';
-import { DEFAULT_SPACE_SETTINGS, type SpaceItem, type SpaceSettings, toSpaceCore } from '../spaces/index.ts';
-import { toHostUserSummary, toMemberSummary, type UserItem } from '../users/index.ts';
+import {
+  DEFAULT_SPACE_SETTINGS,
+  type SpaceItem,
+  type SpaceSettings,
+  toSpaceSummary,
+} from '../spaces/index.ts';
+import { toHostUserSummary, toMemberSummary, toMemberTimestamps, type UserItem } from '../users/index.ts';
 import type { InvitationItem } from './invitation-item.ts';
 
 /**
- * The contract's Invitation. Timestamps are `YYYY-MM-DD HH:MM:SS` UTC (the administrative shapes' format).
+ * The contract's Invitation. Its own timestamps are `YYYY-MM-DD HH:MM:SS` UTC; the space and the inviter's
+ * `xprofile` are summaries, rendered by their one mapper each (ISO 8601), as in every other response.
  * `message` is the invited address (as on the original platform); the token is never part of any answer.
  */
 export function toInvitation(invitation: InvitationItem, space: SpaceItem, inviter: UserItem) {
@@ -38,29 +44,28 @@ function toInvitationSpace(space: SpaceItem) {
     ]),
   ) as unknown as SpaceSettings;
   return {
-    ...toSpaceCore(space),
-    created_at: toSqlDateTime(space.created_at),
-    updated_at: toSqlDateTime(space.updated_at),
+    ...toSpaceSummary(space),
     settings,
   };
 }
 
 function toInviterProfile(user: UserItem) {
   const summary = toMemberSummary(user);
+  const timestamps = toMemberTimestamps(user);
   return {
     avatar: user.avatar,
     badge: null,
-    created_at: toSqlDateTime(user.created_at),
+    created_at: timestamps.created_at,
     display_name: user.display_name,
     id: user.id,
     is_verified: user.is_verified,
-    last_activity: toSqlDateTime(user.last_activity),
+    last_activity: timestamps.last_activity,
     meta: summary.meta,
     permalink: `${env().PUBLIC_BASE_URL.replace(/\/+$/, '')}/profile/${user.username}`,
     short_description: user.short_description,
     status: user.status,
     total_points: user.total_points,
-    updated_at: toSqlDateTime(user.updated_at),
+    updated_at: timestamps.updated_at,
     user_id: user.id,
     username: user.username,
   };

@@ -1,6 +1,8 @@
 import { IdTaken } from '../../db/ids.ts';
 import { invitationKey, invitationTokenKey } from '../../db/keys/invitations.ts';
-import { getItem } from '../../db/reads.ts';
+import { spaceKey } from '../../db/keys/spaces.ts';
+import { userKey } from '../../db/keys/users.ts';
+import { getItem, getItems } from '../../db/reads.ts';
 import {
   deleteAction,
   putAction,
@@ -8,10 +10,13 @@ import {
   transactWriteIfConditionsHold,
   updateAction,
 } from '../../db/transact.ts';
+import { findSpaceById, type SpaceItem, SpaceItemSchema } from '../spaces/index.ts';
+import { type UserItem, UserItemSchema } from '../users/index.ts';
 import { type GuardRef, guardCommitUpdate } from './invitation-guard-repository.ts';
 import {
   type InvitationItem,
   InvitationItemSchema,
+  type InvitationTokenItem,
   InvitationTokenItemSchema,
   storedInvitation,
   storedInvitationToken,
@@ -33,7 +38,7 @@ export async function commitInvitation(
   const { key, update } = guardCommitUpdate(guard, claimId, invitation.id);
   const outcome = await transactWriteIfConditionsHold([
     putAction(storedInvitation(invitation), { ifAbsent: true }),
-    putAction(storedInvitationToken(tokenHash, invitation.id), { ifAbsent: true }),
+    putAction(storedInvitationToken(tokenHash, invitation), { ifAbsent: true }),
     updateAction(key, update),
   ]);
   if (outcome.written) return true;
@@ -55,6 +60,45 @@ export async function findInvitationByTokenHash(tokenHash: string): Promise<Invi
  * Answers `accepted`, `used` (the token or the pending state went first: a concurrent acceptance) or
  * `already_member` (the membership exists: retried by the caller without it).
  */
+/** The token's item and the accepting caller's user item in one strongly consistent BatchGetItem. */
+export async function findTokenAndUser(
+  tokenHash: string,
+  userId: number,
+): Promise<{ token: InvitationTokenItem | undefined; user: UserItem | undefined }> {
+  const [token, user] = await getItems<[InvitationTokenItem, UserItem]>(
+    [
+      { key: invitationTokenKey(tokenHash), schema: InvitationTokenItemSchema },
+      { key: userKey(userId), schema: UserItemSchema },
+    ],
+    { consistent: true },
+  );
+  return { token, user };
+}
+
+/**
+ * The invitation a token names and its space (strongly consistent): one BatchGetItem when the token carries the
+ * space's id, else (a token stored before it did) the invitation, then the space.
+ */
+export async function findInvitationAndSpace(
+  token: InvitationTokenItem,
+): Promise<{ invitation: InvitationItem | undefined; space: SpaceItem | undefined }> {
+  if (token.space_id === undefined) {
+    const invitation = await getItem(invitationKey(token.invitation_id), InvitationItemSchema, {
+      consistent: true,
+    });
+    const space = invitation ? await findSpaceById(invitation.space_id) : undefined;
+    return { invitation, space };
+  }
+  const [invitation, space] = await getItems<[InvitationItem, SpaceItem]>(
+    [
+      { key: invitationKey(token.invitation_id), schema: InvitationItemSchema },
+      { key: spaceKey(token.space_id), schema: SpaceItemSchema },
+    ],
+    { consistent: true },
+  );
+  return { invitation, space };
+}
+
 export async function acceptInvitationWrites(
   invitation: InvitationItem,
   tokenHash: string,

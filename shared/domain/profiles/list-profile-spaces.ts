@@ -1,8 +1,10 @@
 import { type Caller, canViewProfileSpaces, isOwnerOrModerator, isSpaceMember } from '../auth/index.ts';
-import { findActiveMemberships, findMemberships, findSpaceStats, findSpacesByIds } from '../spaces/index.ts';
-import { spacesHidden } from './profile-errors.ts';
+import { readTogether } from '../../db/read-together.ts';
+import { findActiveMemberships, spacesWithStatsAndMembershipsRead } from '../spaces/index.ts';
+import { userRead } from '../users/index.ts';
+import { spacesHidden, userNotFound } from './profile-errors.ts';
 import { type ProfileSpaceResponse, toProfileSpace } from './profile-space-mapper.ts';
-import { withReadableProfile } from './profile-user.ts';
+import { assertReadable, resolveUserId } from './profile-user.ts';
 import { userSpaceVisibility } from './space-visibility.ts';
 
 /**
@@ -10,34 +12,28 @@ import { userSpaceVisibility } from './space-visibility.ts';
  * and community moderators, else 403 `permission_failed`); only the community spaces the member actively belongs
  * to, in joining order; secret spaces only for the owner and community moderators; `members_count` 0 where
  * `hide_members_count` is on and the caller is not a member of the space (nor a community moderator). Cost:
- * O(the member's spaces): the membership index (beside the profile), then in one round one BatchGetItem of
- * spaces, one of the caller's memberships, and the spaces' stats items.
+ * O(the member's spaces): the membership index, then one BatchGetItem of the member, the spaces, their stats items
+ * and the caller's memberships of them (several past 100 keys).
  */
 export async function listProfileSpaces(
   caller: Caller,
   username: string,
 ): Promise<{ spaces: ProfileSpaceResponse[] }> {
-  // The member's memberships are read beside the profile (dropped if it may not be read or the list is hidden).
-  const [
-    {
-      record: { user },
-      value: memberships,
-    },
-    visibility,
-  ] = await Promise.all([
-    withReadableProfile(caller, username, findActiveMemberships),
-    userSpaceVisibility(),
-  ]);
-  if (!canViewProfileSpaces(caller, user.id, visibility)) throw spacesHidden();
-
+  // Three rounds, four reads: the username's guard beside the privacy settings; the member's memberships; one
+  // BatchGetItem of the member, the spaces, their stats and the caller's memberships of them (a hidden count is
+  // read for nothing). Nothing is answered before the member is found readable.
+  const [userId, visibility] = await Promise.all([resolveUserId(username), userSpaceVisibility()]);
+  const hidden = !canViewProfileSpaces(caller, userId, visibility);
+  const memberships = hidden ? [] : await findActiveMemberships(userId);
   const spaceIds = memberships.map((membership) => membership.space_id);
-  // Spaces, the caller's memberships and every space's counters in one round (a hidden count is read for nothing).
-  const [spaces, callerMemberships, stats] = await Promise.all([
-    findSpacesByIds(spaceIds),
-    findMemberships(spaceIds, caller.id),
-    Promise.all(spaceIds.map(findSpaceStats)),
-  ]);
-  const statsOf = new Map(spaceIds.map((spaceId, index) => [spaceId, stats[index] ?? {}]));
+  const [user, { spaces, memberships: callerMemberships, stats: statsOf }] = await readTogether([
+    userRead(userId),
+    spacesWithStatsAndMembershipsRead(spaceIds, caller.id),
+  ] as const);
+  if (user === undefined) throw userNotFound();
+  assertReadable(caller, { user });
+  if (hidden) throw spacesHidden();
+
   const mayKnowSecret = isOwnerOrModerator(caller, user.id);
   const listed = memberships.flatMap((membership) => {
     const space = spaces.get(membership.space_id);

@@ -1,6 +1,6 @@
 import { type Caller, isOwnerOrModerator, type ProfileStatus } from '../auth/index.ts';
-import { toIsoDateTime } from '../dates.ts';
 import { renderMarkdown } from '../text/index.ts';
+import { toMemberTimestamps } from '../users/index.ts';
 import { compilationScore } from './profile-points.ts';
 import type { ProfileRecord } from './profile-repository.ts';
 
@@ -59,6 +59,7 @@ export function toProfile(
 ): ProfileResponse {
   const { user } = record;
   const privileged = isOwnerOrModerator(caller, user.id);
+  const timestamps = toMemberTimestamps(user);
   // Users created before a bio was rendered on write (operator CLI, import) carry an empty rendering.
   const rendered =
     user.short_description_rendered === '' && user.short_description !== ''
@@ -85,8 +86,8 @@ export function toProfile(
     compilation_score: compilationScore(user),
     followers_count: user.followers_count,
     followings_count: user.followings_count,
-    created_at: toIsoDateTime(user.created_at),
-    last_activity: toIsoDateTime(user.last_activity),
+    created_at: timestamps.created_at,
+    last_activity: timestamps.last_activity,
     // Usernames and e-mail addresses cannot be changed through the API: false for those who may know, else null.
     can_change_username: privileged ? false : null,
     can_change_email: privileged ? false : null,

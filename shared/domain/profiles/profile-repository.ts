@@ -1,6 +1,7 @@
 import { userKey } from '../../db/keys/users.ts';
+import { getItems } from '../../db/reads.ts';
 import { transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
-import { findUserById, type UserItem, userRenameActions } from '../users/index.ts';
+import { findUserById, type UserItem, UserItemSchema, userRenameActions } from '../users/index.ts';
 
 /**
  * Profiles, one function per access pattern (ACCESS_PATTERNS.md, "Profiles"): a member's user item (profile
@@ -14,6 +15,30 @@ export interface ProfileRecord {
 /** The user item (one GetItem); undefined when there is no such user. */
 export async function findProfileRecord(userId: number): Promise<ProfileRecord | undefined> {
   const user = await findUserById(userId);
+  return user === undefined ? undefined : { user };
+}
+
+/**
+ * The member and the caller (for a write that counts on the member and names the caller) in one strongly
+ * consistent BatchGetItem: the member's counters then include every write that completed before it.
+ */
+export async function findProfileAndActor(
+  userId: number,
+  actorId: number,
+): Promise<{ user: UserItem | undefined; actor: UserItem | undefined }> {
+  const [user, actor] = await getItems<[UserItem, UserItem]>(
+    [
+      { key: userKey(userId), schema: UserItemSchema },
+      { key: userKey(actorId), schema: UserItemSchema },
+    ],
+    { consistent: true },
+  );
+  return { user, actor };
+}
+
+/** The user item, strongly consistent (its counters include every write that completed before the read). */
+export async function findProfileRecordConsistent(userId: number): Promise<ProfileRecord | undefined> {
+  const user = await findUserById(userId, { consistent: true });
   return user === undefined ? undefined : { user };
 }
 

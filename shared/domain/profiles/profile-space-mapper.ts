@@ -4,8 +4,8 @@ import {
   type MembershipItem,
   type SpaceItem,
   type SpaceSettings,
-  type SpaceCore,
-  toSpaceCore,
+  type SpaceSummary,
+  toSpaceSummary,
 } from '../spaces/index.ts';
 
 /** The contract's space `settings` keys (community-api.md "Space"; `show_fetured_image` spelled so). */
@@ -39,9 +39,7 @@ export type ProfileSpaceSettings = Omit<Pick<SpaceSettings, SettingsKey>, 'links
   links: ProfileSpaceLink[];
 };
 
-export interface ProfileSpaceResponse extends SpaceCore {
-  created_at: string;
-  updated_at: string;
+export interface ProfileSpaceResponse extends SpaceSummary {
   settings: ProfileSpaceSettings;
   members_count: number;
   pivot: { created_at: string; role: string; space_id: number; status: string; user_id: number };
@@ -73,9 +71,7 @@ export function toProfileSpace(
   for (const key of SETTINGS_KEYS) settings[key] = stored[key] ?? DEFAULT_SPACE_SETTINGS[key];
   const links = Array.isArray(stored.links) ? stored.links.map(toLink) : [];
   return {
-    ...toSpaceCore(space),
-    created_at: toIsoDateTime(space.created_at),
-    updated_at: toIsoDateTime(space.updated_at),
+    ...toSpaceSummary(space),
     settings: { ...(settings as Omit<ProfileSpaceSettings, 'links'>), links },
     members_count: membersCount,
     pivot: {

@@ -1,7 +1,7 @@
 import type { Caller } from '../auth/index.ts';
-import { nowIso, toIsoDateTime } from '../dates.ts';
+import { nowIso } from '../dates.ts';
 import { renderMarkdown } from '../text/index.ts';
-import type { UserItem } from '../users/index.ts';
+import { toMemberTimestamps, type UserItem } from '../users/index.ts';
 import { invalidUrl, userNotFound } from './profile-errors.ts';
 import { findProfileRecord, type ProfileFields, updateProfileFields } from './profile-repository.ts';
 
@@ -80,7 +80,7 @@ export async function updateProfile(caller: Caller, input: UpdateProfileInput): 
       id: caller.id,
       display_name: fields.display_name ?? user.display_name,
       bio: fields.short_description ?? user.short_description,
-      updated_at: toIsoDateTime(updatedAt),
+      updated_at: toMemberTimestamps({ ...user, updated_at: updatedAt }).updated_at,
     },
   };
 }

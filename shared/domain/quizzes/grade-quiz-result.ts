@@ -3,25 +3,18 @@ import { type Caller, isCourseAdmin } from '../auth/index.ts';
 import {
   announceLessonCompletion,
   findCourseLessons,
-  findQuiz,
   hidesCourse,
   type LessonOrderRow,
   type QuizItem,
   planLessonCompletion,
 } from '../courses/index.ts';
 import { nowIso, toSqlDateTime } from '../dates.ts';
-import { findMembership, findSpaceById } from '../spaces/index.ts';
-import { findUserById } from '../users/index.ts';
 import { type GraderVerdict, regrade } from './quiz-grading.ts';
 import { quizNotFound } from './quiz-errors.ts';
 import { feedbackOf } from './quiz-mapper.ts';
 import type { QuizAnswers, QuizSubmission } from './quiz-submission-item.ts';
-import {
-  findAttempt,
-  findAttemptAnswers,
-  findSubmissionById,
-  writeGrading,
-} from './quiz-submission-repository.ts';
+import { findGradingContext, findGradingTarget } from './quiz-context-repository.ts';
+import { findSubmissionById, writeGrading } from './quiz-submission-repository.ts';
 
 /** The admin update body (contract "Admin update"); every field optional. */
 export interface GradeQuizResultInput {
@@ -48,23 +41,23 @@ export async function gradeQuizResult(
   submissionId: number,
   input: GradeQuizResultInput,
 ) {
-  const [course, membership, grader] = await Promise.all([
-    findSpaceById(courseId),
-    findMembership(courseId, caller.id),
-    findUserById(caller.id),
-  ]);
+  // Three rounds: the course, the grader and the submission's pointer; the attempt, its answers, the quiz and the
+  // student's progress beside the course's lesson rows; the transaction.
+  const first = await findGradingContext(courseId, caller.id, submissionId);
+  const { course, membership, grader } = first;
   if (course?.type !== 'course' || hidesCourse(caller, course, membership)) throw quizNotFound();
   if (!isCourseAdmin(caller, membership)) throw forbidden();
 
   let lessons: readonly LessonOrderRow[] | undefined;
-  for (;;) {
-    const pointer = await findSubmissionById(submissionId);
+  for (let round = 0; ; round++) {
+    const pointer = round === 0 ? first.pointer : await findSubmissionById(submissionId);
     if (!pointer || pointer.course_id !== courseId) throw quizNotFound();
-    const [before, answers, quiz] = await Promise.all([
-      findAttempt(courseId, pointer.user_id, pointer.lesson_id, pointer.attempt_number),
-      findAttemptAnswers(pointer),
-      findQuiz(pointer.lesson_id),
+    const [target, courseLessons] = await Promise.all([
+      findGradingTarget(pointer),
+      lessons ?? findCourseLessons(courseId),
     ]);
+    lessons = courseLessons;
+    const { before, answers, quiz } = target;
     if (!before || !answers || !quiz) throw quizNotFound();
     checkVerdicts(quiz, answers, input.answers ?? {});
 
@@ -88,17 +81,14 @@ export async function gradeQuizResult(
       grades: graded.grades,
       feedback: input.feedback ?? answers.feedback,
     };
-    let completion: ReturnType<typeof planLessonCompletion>;
-    if (after.passed) {
-      lessons ??= await findCourseLessons(courseId);
-      const studentMembership = await findMembership(courseId, after.user_id, { consistent: true });
-      completion = planLessonCompletion(studentMembership, after.lesson_id, lessons);
-    }
+    const completion = after.passed
+      ? planLessonCompletion(target.membership, target.progress, after.lesson_id, lessons)
+      : undefined;
     const outcome = await writeGrading(before, after, gradedAnswers, completion);
     if (outcome !== 'written') continue; // a concurrent grading or completion came first: re-read and re-apply
 
     if (completion) {
-      const lesson = lessons?.find((row) => row.lesson_id === after.lesson_id);
+      const lesson = lessons.find((row) => row.lesson_id === after.lesson_id);
       await announceLessonCompletion({
         userId: after.user_id,
         courseId,

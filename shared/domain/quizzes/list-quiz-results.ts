@@ -1,14 +1,15 @@
 import { forbidden } from '../../errors/app-error.ts';
 import type { QuizResultFilter, QuizResultOrder } from '../../vocabulary/courses.ts';
 import { type Caller, isCourseAdmin } from '../auth/index.ts';
-import { findCourseLessons, hidesCourse } from '../courses/index.ts';
-import { findSpaceWithMembership } from '../spaces/index.ts';
-import { findUsersByIds, type MemberSummary, toMemberSummary } from '../users/index.ts';
+import { hidesCourse } from '../courses/index.ts';
+import type { PostItem } from '../feeds/index.ts';
+import { type MemberSummary, toMemberSummary, type UserItem } from '../users/index.ts';
 import { toSqlDateTime } from '../dates.ts';
 import { quizNotFound } from './quiz-errors.ts';
 import { type QuizStatistics, statisticsFor } from './quiz-statistics.ts';
 import { type QuizSubmission, rowOrderKey, statsScopeOf } from './quiz-submission-item.ts';
-import { findQuizStats, findStudentAttempts, queryResultsPage } from './quiz-submission-repository.ts';
+import { findResultsContext, findRowsUsersAndLessons } from './quiz-context-repository.ts';
+import { findStudentAttempts, queryResultsPage } from './quiz-submission-repository.ts';
 
 /** The list's query as the contract delivers it (defaults applied there). */
 export interface ListQuizResultsInput {
@@ -60,11 +61,12 @@ export async function listQuizResults(
   input: ListQuizResultsInput,
 ): Promise<QuizResultsPage> {
   const scope = { lessonId: input.lesson_id, userId: input.user_id };
-  // The course and the caller's membership in one BatchGetItem, beside the stats (fewer calls, same round).
-  const [{ space: course, membership }, stats] = await Promise.all([
-    findSpaceWithMembership(courseId, caller.id),
-    findQuizStats(statsScopeOf(courseId, scope)),
-  ]);
+  // The course, the caller's membership and the scope's stats in one BatchGetItem.
+  const { course, membership, stats } = await findResultsContext(
+    courseId,
+    caller.id,
+    statsScopeOf(courseId, scope),
+  );
   if (course?.type !== 'course' || hidesCourse(caller, course, membership)) throw quizNotFound();
   if (!isCourseAdmin(caller, membership)) throw forbidden();
 
@@ -84,11 +86,14 @@ export async function listQuizResults(
         })
       : pageOfStudentAttempts(await findStudentAttempts(courseId, input.user_id, input.lesson_id), input);
 
-  const [users, lessons] = await Promise.all([
-    rows.length > 0 ? findUsersByIds(rows.map((row) => row.user_id)) : Promise.resolve(new Map()),
-    rows.length > 0 ? findCourseLessons(courseId) : Promise.resolve([]),
-  ]);
-  const lessonById = new Map(lessons.map((lesson) => [lesson.lesson_id, lesson]));
+  // The page's students and lessons in one BatchGetItem.
+  const { users, lessons: lessonById } =
+    rows.length > 0
+      ? await findRowsUsersAndLessons(
+          rows.map((row) => row.user_id),
+          rows.map((row) => row.lesson_id),
+        )
+      : { users: new Map<number, UserItem>(), lessons: new Map<number, PostItem>() };
   return {
     items: rows.map((row) => {
       const user = users.get(row.user_id);

@@ -1,12 +1,14 @@
 import { type Caller, isEnrolled } from '../auth/index.ts';
 import {
+  type CourseProgress,
   findCourseLessons,
-  findQuiz,
   hidesCourse,
   type LessonOrderRow,
   type QuizItem,
 } from '../courses/index.ts';
-import { findMembership, findSpaceById, type MembershipItem, type SpaceItem } from '../spaces/index.ts';
+import type { MembershipItem, SpaceItem } from '../spaces/index.ts';
+import type { UserItem } from '../users/index.ts';
+import { findSubmissionContext } from './quiz-context-repository.ts';
 import { courseNotEnrolled, lessonNotPublished, quizNotFound } from './quiz-errors.ts';
 
 /** What a submission needs to know about its course, lesson and quiz. */
@@ -17,23 +19,25 @@ export interface QuizLesson {
   readonly lesson: LessonOrderRow;
   readonly quiz: QuizItem;
   readonly membership: MembershipItem | undefined;
+  /** The caller's progress in the course as read (course-progress.ts). */
+  readonly progress: CourseProgress;
+  /** The caller's profile (the name the by-name order keeps). */
+  readonly student: UserItem | undefined;
 }
 
 /**
- * Loads a course's quiz lesson for a submission in one round of parallel reads (course, caller's membership,
- * quiz, the course's lesson rows) and applies decisions.md's refusals in order: no such course, lesson (in that
- * course) or quiz: 404 `quiz_not_found`; caller not enrolled and not a course admin: 403 `course_not_enrolled`;
- * lesson not published: 403 `lesson_not_published`.
+ * Loads a course's quiz lesson for a submission in one round of two reads (one BatchGetItem of the course, the
+ * caller's membership, progress and profile and the quiz; the Query of the course's lesson rows) and applies
+ * decisions.md's refusals in order: no such course, lesson (in that course) or quiz: 404 `quiz_not_found`; caller
+ * not enrolled and not a course admin: 403 `course_not_enrolled`; lesson not published: 403 `lesson_not_published`.
  */
 export async function loadQuizLessonForSubmission(
   caller: Caller,
   courseId: number,
   lessonId: number,
 ): Promise<QuizLesson> {
-  const [course, membership, quiz, lessons] = await Promise.all([
-    findSpaceById(courseId),
-    findMembership(courseId, caller.id),
-    findQuiz(lessonId),
+  const [{ course, membership, progress, quiz, student }, lessons] = await Promise.all([
+    findSubmissionContext(courseId, caller.id, lessonId),
     findCourseLessons(courseId),
   ]);
   const lesson = lessons.find((row) => row.lesson_id === lessonId);
@@ -41,7 +45,7 @@ export async function loadQuizLessonForSubmission(
   if (hidesCourse(caller, course, membership)) throw quizNotFound();
   if (!isEnrolled(caller, membership)) throw courseNotEnrolled();
   if (lesson.status !== 'published') throw lessonNotPublished();
-  return { course, lessons, lesson, quiz, membership };
+  return { course, lessons, lesson, quiz, membership, progress, student };
 }
 
 /**
@@ -59,7 +63,7 @@ export function nextLessonUnlocked(context: QuizLesson, passed: boolean): boolea
   if (!next) return false;
   return (
     passed ||
-    context.membership?.completed_lessons?.has(context.lesson.lesson_id) === true ||
+    context.progress.completed.has(context.lesson.lesson_id) ||
     context.course.settings.sequential_lesson_order !== 'yes'
   );
 }

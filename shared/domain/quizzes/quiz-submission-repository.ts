@@ -3,7 +3,6 @@ import {
   courseQuizSubmissionsByName,
   courseQuizSubmissionsByScore,
   courseQuizSubmissionsByTime,
-  courseStatsKey,
   lessonQuizSubmissionsByName,
   lessonQuizSubmissionsByScore,
   lessonQuizSubmissionsByTime,
@@ -90,9 +89,14 @@ export function findSubmissionById(submissionId: number): Promise<QuizSubmission
  * counted yet.
  */
 export async function findQuizStats(scope: QuizStatsScope): Promise<QuizStats> {
+  return sumQuizStats(await batchGetRawItems(statsItemsOf(scope), true));
+}
+
+/** The statistics that stats items (a scope's item and shards, as read) add up to. */
+export function sumQuizStats(items: readonly (Record<string, unknown> | undefined)[]): QuizStats {
   const sums: Record<string, number> = {};
-  for (const item of await batchGetRawItems(statsItemsOf(scope), true)) {
-    for (const [name, value] of Object.entries(item)) {
+  for (const item of items) {
+    for (const [name, value] of Object.entries(item ?? {})) {
       if (name in EMPTY_QUIZ_STATS && typeof value === 'number') sums[name] = (sums[name] ?? 0) + value;
     }
   }
@@ -106,7 +110,7 @@ export type WriteOutcome = 'written' | 'slot_taken' | 'changed' | 'completion_ch
  * answers, the four statistics scopes (the course-wide two on the shard of the submission's id: no course item is
  * written per submission), and the lesson completion when the attempt passed and completes the lesson, all in one
  * transaction. Answers `slot_taken` when a concurrent
- * submission took the number, `completion_changed` when the membership changed since it was read; nothing is
+ * submission took the number, `completion_changed` when the student's progress changed since it was read; nothing is
  * written then. A taken submission id (the id pointer's guard, with the slot free) throws `IdTaken`.
  */
 export async function insertSubmission(
@@ -119,12 +123,7 @@ export async function insertSubmission(
     putAction(storedQuizSubmissionPointer(row), { ifAbsent: true }),
     putAction(storedQuizAnswers(row, answers), { ifAbsent: true }),
     ...statsScopesOf(row).map((scope) => counterUpdate(statsItemOf(scope, row.id), statsContribution(row))),
-    ...(completion
-      ? [
-          counterUpdate(courseStatsKey(row.course_id), completion.courseStatsDeltas),
-          completion.membershipUpdate,
-        ]
-      : []),
+    ...(completion ? [...completion.statsUpdates, completion.progressUpdate] : []),
   ];
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
@@ -138,7 +137,7 @@ export async function insertSubmission(
  * Stores a grading: the new row at its slot on the condition that the slot still has the revision the grader read
  * (so two graders cannot both apply their deltas), the pointer re-keyed with it, the answers item, the statistics
  * moved by the difference, and a completion when the grading makes the attempt pass. `changed`: another grading
- * came first; `completion_changed`: the membership changed since it was read. Nothing is written then.
+ * came first; `completion_changed`: the student's progress changed since it was read. Nothing is written then.
  */
 export async function writeGrading(
   before: QuizSubmission,
@@ -159,12 +158,7 @@ export async function writeGrading(
     ...(deltas.isEmpty
       ? []
       : statsScopesOf(after).map((scope) => counterUpdate(statsItemOf(scope, after.id), deltas))),
-    ...(completion
-      ? [
-          counterUpdate(courseStatsKey(after.course_id), completion.courseStatsDeltas),
-          completion.membershipUpdate,
-        ]
-      : []),
+    ...(completion ? [...completion.statsUpdates, completion.progressUpdate] : []),
   ];
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';

@@ -2,13 +2,14 @@ import { withFreshId } from '../../db/ids.ts';
 import type { Caller } from '../auth/index.ts';
 import {
   announceLessonCompletion,
+  type CourseProgress,
   checkEarlierLessons,
+  findStudentProgress,
   planLessonCompletion,
   recordsCourseProgress,
 } from '../courses/index.ts';
 import { nowIso } from '../dates.ts';
-import { findMembership, type MembershipItem } from '../spaces/index.ts';
-import { findUserById } from '../users/index.ts';
+import type { MembershipItem } from '../spaces/index.ts';
 import { type AnswerValue, gradeSubmission } from './quiz-grading.ts';
 import { checkAnswers } from './quiz-answers.ts';
 import { alreadySubmitted, maxAttemptsReached } from './quiz-errors.ts';
@@ -39,19 +40,18 @@ export interface SubmitQuizInput {
  * earlier lesson cannot slip under it.
  */
 export async function submitQuiz(caller: Caller, courseId: number, lessonId: number, input: SubmitQuizInput) {
-  // One round of reads: the lesson's context, the student's profile (name for the by-name order) and the latest
-  // attempt, so a submission past the limit is refused before anything is allocated.
-  const [context, student, firstLatest] = await Promise.all([
+  // One round of three reads: the lesson's context with the student's profile (name for the by-name order) and
+  // progress, and the latest attempt, so a submission past the limit is refused before anything is allocated.
+  const [context, firstLatest] = await Promise.all([
     loadQuizLessonForSubmission(caller, courseId, lessonId),
-    findUserById(caller.id),
     findLatestAttempt(courseId, caller.id, lessonId),
   ]);
-  const { quiz } = context;
-  const checkUnlocked = (membership: MembershipItem | undefined) => {
+  const { quiz, student } = context;
+  const checkUnlocked = (membership: MembershipItem | undefined, progress: CourseProgress) => {
     if (context.course.settings.sequential_lesson_order === 'yes' && recordsCourseProgress(membership))
-      checkEarlierLessons(context.lessons, context.lesson, membership.completed_lessons);
+      checkEarlierLessons(context.lessons, context.lesson, progress.completed);
   };
-  checkUnlocked(context.membership);
+  checkUnlocked(context.membership, context.progress);
   const checked = checkAnswers(quiz, input.answers, input.time_spent);
   const grade = gradeSubmission(quiz, checked.answers);
   const nextAttempt = (latest: QuizSubmission | undefined): number => {
@@ -63,6 +63,7 @@ export async function submitQuiz(caller: Caller, courseId: number, lessonId: num
   };
   const firstAttempt = nextAttempt(firstLatest);
   let membership = context.membership;
+  let progress = context.progress;
   // A drawn submission id that is already taken (the id pointer's guard) draws another; a taken attempt slot or
   // a changed membership is answered inside, as before.
   return withFreshId(async (submissionId) => {
@@ -98,12 +99,12 @@ export async function submitQuiz(caller: Caller, courseId: number, lessonId: num
         revision: 0,
       };
       const completion = grade.passed
-        ? planLessonCompletion(membership, lessonId, context.lessons)
+        ? planLessonCompletion(membership, progress, lessonId, context.lessons)
         : undefined;
       const outcome = await insertSubmission(row, answers, completion);
       if (outcome === 'completion_changed') {
-        membership = await findMembership(courseId, caller.id, { consistent: true });
-        checkUnlocked(membership);
+        ({ membership, progress } = await findStudentProgress(courseId, caller.id));
+        checkUnlocked(membership, progress);
         continue;
       }
       if (outcome !== 'written') continue; // the slot was taken meanwhile: re-read the latest attempt

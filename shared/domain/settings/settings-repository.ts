@@ -1,6 +1,13 @@
 import * as v from 'valibot';
 import { SETTINGS_GROUPS, type SettingsGroup, settingsKey } from '../../db/keys/settings.ts';
-import { createReplicas, readReplicated, replicatedItem, setReplicated } from '../../db/replicated-item.ts';
+import type { KeyedRead } from '../../db/read-together.ts';
+import {
+  createReplicas,
+  readReplicated,
+  replicatedItem,
+  replicatedRead,
+  setReplicated,
+} from '../../db/replicated-item.ts';
 
 /**
  * Copies of each settings group. Most requests read a group (privacy for visibility, topics_config, general,
@@ -29,6 +36,21 @@ export async function getSettings(
 ): Promise<Record<string, unknown>> {
   const stored = await readReplicated(settingsItem(group));
   return { ...defaults, ...(stored && v.parse(SettingsItemSchema, stored)) };
+}
+
+/** `getSettings` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
+export function settingsRead(
+  group: SettingsGroup,
+  defaults: Readonly<Record<string, unknown>> = {},
+): KeyedRead<Record<string, unknown>> {
+  const read = replicatedRead(settingsItem(group));
+  return {
+    ...read,
+    settle: async (found) => {
+      const stored = await read.settle(found);
+      return { ...defaults, ...(stored && v.parse(SettingsItemSchema, stored)) };
+    },
+  };
 }
 
 /**

@@ -11,6 +11,9 @@ export {
   findSpaceStats,
   findSpaceWithMembership,
   findSpacesByIds,
+  membershipRead,
+  spaceRead,
+  spacesWithStatsAndMembershipsRead,
 } from './space-repository.ts';
-export { type SpaceCore, toSpaceCore } from './space-mapper.ts';
+export { type SpaceCore, type SpaceSummary, toSpaceCore, toSpaceSummary } from './space-mapper.ts';
 export { spaceTextRewriteAction } from './space-text-rewrite-action.ts';

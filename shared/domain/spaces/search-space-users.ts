@@ -1,7 +1,8 @@
 import { forbidden, notFound } from '../../errors/app-error.ts';
 import { type Caller, canAddMember, hasListUsers, isCommunityModerator } from '../auth/index.ts';
-import { findUsersByIds, type UserItem, userIdsByNamePrefix } from '../users/index.ts';
-import { findMembershipsOfUsers, findSpaceWithMembership } from './space-repository.ts';
+import { type UserItem, userIdsByNamePrefix } from '../users/index.ts';
+import { findMembershipsAndUsers } from './space-candidate-repository.ts';
+import { findSpaceWithMembership } from './space-repository.ts';
 
 /** The contract's limit: at most 100 candidates, one page. */
 export const SPACE_USER_SEARCH_LIMIT = 100;
@@ -71,11 +72,9 @@ export async function searchSpaceUsers(
       seen.add(id);
       fresh.push(id);
     }
-    // Memberships and user items in one round: members' items are read for nothing, in exchange for a round.
-    const [memberships, users] = await Promise.all([
-      findMembershipsOfUsers(space.id, fresh),
-      fresh.length > 0 ? findUsersByIds(fresh) : new Map<number, UserItem>(),
-    ]);
+    // Memberships and user items in one BatchGetItem (per 50 users): members' items are read for nothing, in
+    // exchange for a call and a round.
+    const { memberships, users } = await findMembershipsAndUsers(space.id, fresh);
     const outsiders = fresh.filter((id) => !memberships.has(id));
     for (const id of outsiders) {
       const user = users.get(id);

@@ -1,5 +1,6 @@
 import { membershipKey, spaceKey, spaceStatsKey, userMemberships } from '../../db/keys/spaces.ts';
-import { batchGetItems, getItem, getItems, queryAll } from '../../db/reads.ts';
+import { itemRead, type KeyedRead } from '../../db/read-together.ts';
+import { batchGetItems, getItem, getItems, parseItem, queryAll } from '../../db/reads.ts';
 import * as v from 'valibot';
 import { type MembershipItem, MembershipItemSchema, type SpaceItem, SpaceItemSchema } from './space-item.ts';
 
@@ -8,6 +9,13 @@ import { type MembershipItem, MembershipItemSchema, type SpaceItem, SpaceItemSch
 export function findSpaceById(spaceId: number): Promise<SpaceItem | undefined> {
   return getItem(spaceKey(spaceId), SpaceItemSchema);
 }
+
+/** `findSpaceById` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
+export const spaceRead = (spaceId: number) => itemRead(spaceKey(spaceId), SpaceItemSchema);
+
+/** `findMembership` as a read to send with others in one BatchGetItem. */
+export const membershipRead = (spaceId: number, userId: number) =>
+  itemRead(membershipKey(spaceId, userId), MembershipItemSchema);
 
 /** Many spaces by id (BatchGetItem); unknown ids are absent from the map. */
 export async function findSpacesByIds(spaceIds: readonly number[]): Promise<Map<number, SpaceItem>> {
@@ -95,4 +103,41 @@ const SpaceStatsItemSchema = v.pipe(
 
 export async function findSpaceStats(spaceId: number): Promise<Record<string, number>> {
   return (await getItem(spaceStatsKey(spaceId), SpaceStatsItemSchema)) ?? {};
+}
+
+/**
+ * Many spaces with their stats items and one user's memberships of them, as a read to send with others in one
+ * BatchGetItem (shared/db/read-together.ts; several past 100 keys): a profile's space list. Absent items are absent
+ * from the maps.
+ */
+export function spacesWithStatsAndMembershipsRead(
+  spaceIds: readonly number[],
+  userId: number,
+): KeyedRead<{
+  spaces: Map<number, SpaceItem>;
+  stats: Map<number, Record<string, number>>;
+  memberships: Map<number, MembershipItem>;
+}> {
+  const ids = [...new Set(spaceIds)];
+  return {
+    keys: ids.flatMap((spaceId) => [
+      spaceKey(spaceId),
+      spaceStatsKey(spaceId),
+      membershipKey(spaceId, userId),
+    ]),
+    settle: (found) => {
+      const spaces = new Map<number, SpaceItem>();
+      const stats = new Map<number, Record<string, number>>();
+      const memberships = new Map<number, MembershipItem>();
+      for (const spaceId of ids) {
+        const space = found.get(spaceKey(spaceId));
+        const counters = found.get(spaceStatsKey(spaceId));
+        const membership = found.get(membershipKey(spaceId, userId));
+        if (space) spaces.set(spaceId, parseItem(SpaceItemSchema, space));
+        if (counters) stats.set(spaceId, parseItem(SpaceStatsItemSchema, counters));
+        if (membership) memberships.set(spaceId, parseItem(MembershipItemSchema, membership));
+      }
+      return { spaces, stats, memberships };
+    },
+  };
 }

@@ -27,24 +27,27 @@ const pause = (attempt: number) =>
  */
 export async function deleteTopic(caller: Caller, topicId: number) {
   if (!isAdministrator(caller)) throw forbidden();
-  if (!(await findTopicById(topicId))) {
+  if ((await removeAdoptingChildren(topicId)) === 'absent') {
     if (await isTopicDetachPending(topicId)) await publish('topics', { topic_id: topicId });
     throw topicNotFound();
   }
-  await removeAdoptingChildren(topicId);
   await publish('topics', { topic_id: topicId });
   return { message: 'Topic has been deleted successfully.' };
 }
 
-async function removeAdoptingChildren(topicId: number): Promise<void> {
+async function removeAdoptingChildren(topicId: number): Promise<'removed' | 'absent'> {
   for (let attempt = 0; attempt < MAX_REMOVE_ATTEMPTS; attempt++) {
-    const topic = await findTopicById(topicId);
-    if (!topic) throw topicNotFound();
-    for (const child of await findChildTopics(topicId)) {
+    // The topic and its children are read side by side (the children's Query needs only the id): one round.
+    const [topic, children] = await Promise.all([findTopicById(topicId), findChildTopics(topicId)]);
+    if (!topic) {
+      if (attempt === 0) return 'absent';
+      throw topicNotFound(); // deleted meanwhile by another request
+    }
+    for (const child of children) {
       // A child that changed meanwhile is read again next round; the delete below refuses while any is left.
       await moveChildTopic(child, topic.parent_id, nextUpdatedAt(child.updated_at));
     }
-    if ((await removeTopic(topic)) === 'written') return;
+    if ((await removeTopic(topic)) === 'written') return 'removed';
     await pause(attempt);
   }
   throw new Error(`Topic ${topicId} could not be deleted: it kept changing or gaining children`);

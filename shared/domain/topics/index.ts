@@ -8,5 +8,11 @@ export {
   findTopicsByIds,
   topicPostCountKeyOf,
   topicPostsCountActions,
+  topicsByIdsRead,
 } from './topic-repository.ts';
-export { DEFAULT_TOPICS_CONFIG, getTopicsConfig, type TopicsConfig } from './topics-config.ts';
+export {
+  DEFAULT_TOPICS_CONFIG,
+  getTopicsConfig,
+  type TopicsConfig,
+  topicsConfigRead,
+} from './topics-config.ts';

@@ -12,6 +12,7 @@ import {
 } from '../../db/keys/topics.ts';
 import { keyCondition, type Partition } from '../../db/partition.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
+import { itemsRead } from '../../db/read-together.ts';
 import { batchGetItems, getItem, parseItem, queryAll, queryItems } from '../../db/reads.ts';
 import { counterUpdate } from '../../db/counters.ts';
 import { readShardedTotals, shardKey, shardKeys, shardOf } from '../../db/sharded-counters.ts';
@@ -39,6 +40,10 @@ export async function findLargestTopicSerial(): Promise<number> {
 export function findTopicsByIds(topicIds: readonly number[]): Promise<TopicItem[]> {
   return topicIds.length === 0 ? Promise.resolve([]) : batchGetItems(topicIds.map(topicKey), TopicItemSchema);
 }
+
+/** `findTopicsByIds` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
+export const topicsByIdsRead = (topicIds: readonly number[]) =>
+  itemsRead([...new Set(topicIds)].map(topicKey), TopicItemSchema);
 
 /** One topic, strongly consistent: every write decides on the state it read. */
 export function findTopicById(topicId: number): Promise<TopicItem | undefined> {

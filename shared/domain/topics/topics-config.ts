@@ -4,7 +4,8 @@ import {
   MAX_TOPICS_PER_POST_MIN,
   TOPIC_DISPLAY_STYLES,
 } from '../../vocabulary/topics.ts';
-import { getSettings } from '../settings/index.ts';
+import { mapRead } from '../../db/read-together.ts';
+import { getSettings, settingsRead } from '../settings/index.ts';
 
 /** The topic configuration record (contract "Topic configuration"); stored in the `topics_config` settings group. */
 export const TopicsConfigSchema = v.object({
@@ -38,6 +39,9 @@ export const DEFAULT_TOPICS_CONFIG: TopicsConfig = {
 export async function getTopicsConfig(): Promise<TopicsConfig> {
   return parseTopicsConfig(await getSettings('topics_config'));
 }
+
+/** `getTopicsConfig` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
+export const topicsConfigRead = () => mapRead(settingsRead('topics_config'), parseTopicsConfig);
 
 /** The stored keys of the `topics_config` group over the defaults; a malformed stored value fails loudly. */
 export function parseTopicsConfig(stored: Readonly<Record<string, unknown>>): TopicsConfig {

@@ -4,9 +4,15 @@
  */
 export { buildUserItem, type CreatedUser, createUser, type NewUser, validateNewUser } from './create-user.ts';
 export { type HostUserSummary, toHostUserSummary } from './host-user-summary.ts';
-export { type MemberSummary, toMemberSummary } from './member-summary.ts';
+export {
+  type MemberSummary,
+  type MemberTimestamps,
+  toMemberSummary,
+  toMemberTimestamps,
+} from './member-summary.ts';
 export { mentionedUserIds } from './mentioned-users.ts';
-export type { UserItem } from './user-item.ts';
+// UserItemSchema: other domains' batched reads name it beside userKey (issue 20); pending userRead (layering test).
+export { type UserItem, UserItemSchema } from './user-item.ts';
 export {
   findGuardHolders,
   findUserById,
@@ -15,6 +21,8 @@ export {
   findUserIdByUsername,
   findUsersByIds,
   userIdsByNamePrefix,
+  userRead,
+  usersByIdsRead,
 } from './user-lookups.ts';
 export {
   type CredentialRef,

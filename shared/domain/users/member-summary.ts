@@ -23,6 +23,23 @@ export interface MemberSummary {
   badge: null;
 }
 
+/**
+ * A member's timestamps as every response renders them (a profile, every `xprofile`): ISO 8601
+ * `YYYY-MM-DDTHH:MM:SS` UTC, the contract's format for profiles. Every mapper that shows one of them takes it from
+ * here, so the same member reads the same in every response (issue 21 item 17).
+ */
+export interface MemberTimestamps {
+  created_at: string;
+  updated_at: string;
+  last_activity: string;
+}
+
+export const toMemberTimestamps = (user: UserItem): MemberTimestamps => ({
+  created_at: toIsoDateTime(user.created_at),
+  updated_at: toIsoDateTime(user.updated_at),
+  last_activity: toIsoDateTime(user.last_activity),
+});
+
 /** The contract's member summary (`xprofile`) of a user. */
 export function toMemberSummary(user: UserItem): MemberSummary {
   return {
@@ -33,7 +50,7 @@ export function toMemberSummary(user: UserItem): MemberSummary {
     display_name: user.display_name,
     username: user.username,
     avatar: user.avatar,
-    created_at: toIsoDateTime(user.created_at),
+    created_at: toMemberTimestamps(user).created_at,
     short_description: user.short_description,
     meta: {
       website: user.website,

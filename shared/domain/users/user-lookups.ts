@@ -1,4 +1,5 @@
 import { emailGuardKey, userKey, userSearchEntries, usernameGuardKey } from '../../db/keys/users.ts';
+import { itemRead, itemsRead, mapRead } from '../../db/read-together.ts';
 import { batchGetItems, getItem, queryAll } from '../../db/reads.ts';
 import * as v from 'valibot';
 import { GuardItemSchema, type UserItem, UserItemSchema } from './user-item.ts';
@@ -39,6 +40,16 @@ export function findUserById(
 ): Promise<UserItem | undefined> {
   return getItem(userKey(userId), UserItemSchema, options);
 }
+
+/** `findUserById` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
+export const userRead = (userId: number) => itemRead(userKey(userId), UserItemSchema);
+
+/** `findUsersByIds` as a read to send with others in one BatchGetItem, by id. */
+export const usersByIdsRead = (userIds: readonly number[]) =>
+  mapRead(
+    itemsRead([...new Set(userIds)].map(userKey), UserItemSchema),
+    (users) => new Map(users.map((user) => [user.id, user])),
+  );
 
 export async function findUserIdByUsername(
   username: string,

@@ -32,6 +32,7 @@ export const API_DESCRIPTION = `HTTP API of the community platform (version \`v2
 
 ## Dates
 - Stored and rendered in UTC. Topics, quizzes and migrations use \`YYYY-MM-DD HH:MM:SS\`; profiles, media and notifications use ISO 8601 \`YYYY-MM-DDTHH:MM:SS\`.
+- A summary has one format wherever it appears: a member (\`xprofile\`: \`created_at\`, \`updated_at\`, \`last_activity\`) and a space (\`created_at\`, \`updated_at\`) are ISO 8601 in every response, also inside responses whose own timestamps are \`YYYY-MM-DD HH:MM:SS\` (quiz results, invitations); the host user summary's \`user_registered\` is \`YYYY-MM-DD HH:MM:SS\` everywhere. Feeds, comments and media are ISO 8601; invitations and a course's administrative form \`YYYY-MM-DD HH:MM:SS\`.
 
 ## Status codes
 - An operation that creates a resource answers 201; every other success answers 200.

@@ -1,0 +1,167 @@
+import * as v from 'valibot';
+import { quizAnswersKey, quizAttemptKey, quizKey, quizSubmissionKey } from '../../db/keys/courses.ts';
+import { postKey } from '../../db/keys/feeds.ts';
+import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
+import { userKey } from '../../db/keys/users.ts';
+import { getItems } from '../../db/reads.ts';
+import {
+  type CourseProgress,
+  type CourseProgressItem,
+  courseProgressOf,
+  courseProgressRead,
+  type QuizItem,
+  QuizItemSchema,
+} from '../courses/index.ts';
+import { type PostItem, PostItemSchema } from '../feeds/index.ts';
+import {
+  type MembershipItem,
+  MembershipItemSchema,
+  type SpaceItem,
+  SpaceItemSchema,
+} from '../spaces/index.ts';
+import { type UserItem, UserItemSchema } from '../users/index.ts';
+import {
+  type QuizAnswers,
+  QuizAnswersSchema,
+  type QuizStats,
+  type QuizStatsScope,
+  type QuizSubmission,
+  QuizSubmissionSchema,
+  statsItemsOf,
+} from './quiz-submission-item.ts';
+import { sumQuizStats } from './quiz-submission-repository.ts';
+
+/**
+ * The independent items a submission decides on, in one BatchGetItem (ACCESS_PATTERNS.md, "Quizzes"): the course,
+ * the caller's membership, progress and profile, and the lesson's quiz. Eventually consistent: the transaction's
+ * conditions (slot, progress set) protect what the decision relies on, and a refused one re-reads consistently.
+ */
+export async function findSubmissionContext(
+  courseId: number,
+  userId: number,
+  lessonId: number,
+): Promise<{
+  course: SpaceItem | undefined;
+  membership: MembershipItem | undefined;
+  progress: CourseProgress;
+  quiz: QuizItem | undefined;
+  student: UserItem | undefined;
+}> {
+  const [course, membership, progressItem, quiz, student] = await getItems<
+    [SpaceItem, MembershipItem, CourseProgressItem, QuizItem, UserItem]
+  >([
+    { key: spaceKey(courseId), schema: SpaceItemSchema },
+    { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
+    courseProgressRead(courseId, userId),
+    { key: quizKey(lessonId), schema: QuizItemSchema },
+    { key: userKey(userId), schema: UserItemSchema },
+  ]);
+  return { course, membership, progress: courseProgressOf(membership, progressItem), quiz, student };
+}
+
+/**
+ * What a grading decides on before it knows the submission's student: the course, the grader's membership and
+ * profile, and the submission's id pointer, in one strongly consistent BatchGetItem.
+ */
+export async function findGradingContext(
+  courseId: number,
+  graderId: number,
+  submissionId: number,
+): Promise<{
+  course: SpaceItem | undefined;
+  membership: MembershipItem | undefined;
+  grader: UserItem | undefined;
+  pointer: QuizSubmission | undefined;
+}> {
+  const [course, membership, grader, pointer] = await getItems<
+    [SpaceItem, MembershipItem, UserItem, QuizSubmission]
+  >(
+    [
+      { key: spaceKey(courseId), schema: SpaceItemSchema },
+      { key: membershipKey(courseId, graderId), schema: MembershipItemSchema },
+      { key: userKey(graderId), schema: UserItemSchema },
+      { key: quizSubmissionKey(submissionId), schema: QuizSubmissionSchema },
+    ],
+    { consistent: true },
+  );
+  return { course, membership, grader, pointer };
+}
+
+/**
+ * The graded attempt as it is now (its slot: the revision the grading's condition names), its answers, the quiz,
+ * and the student's membership and progress (a grading that makes the attempt pass completes the lesson), in one
+ * strongly consistent BatchGetItem.
+ */
+export async function findGradingTarget(
+  pointer: Pick<QuizSubmission, 'course_id' | 'user_id' | 'lesson_id' | 'attempt_number'>,
+): Promise<{
+  before: QuizSubmission | undefined;
+  answers: QuizAnswers | undefined;
+  quiz: QuizItem | undefined;
+  membership: MembershipItem | undefined;
+  progress: CourseProgress;
+}> {
+  const { course_id: courseId, user_id: userId, lesson_id: lessonId, attempt_number: attempt } = pointer;
+  const [before, answers, quiz, membership, progressItem] = await getItems<
+    [QuizSubmission, QuizAnswers, QuizItem, MembershipItem, CourseProgressItem]
+  >(
+    [
+      { key: quizAttemptKey(courseId, userId, lessonId, attempt), schema: QuizSubmissionSchema },
+      { key: quizAnswersKey(courseId, userId, lessonId, attempt), schema: QuizAnswersSchema },
+      { key: quizKey(lessonId), schema: QuizItemSchema },
+      { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
+      courseProgressRead(courseId, userId),
+    ],
+    { consistent: true },
+  );
+  return { before, answers, quiz, membership, progress: courseProgressOf(membership, progressItem) };
+}
+
+const AnyItemSchema = v.record(v.string(), v.unknown());
+
+/**
+ * The course, the caller's membership and the statistics of one scope (its item and shards) in one strongly
+ * consistent BatchGetItem: the administrators' list decides on the first two and totals from the third.
+ */
+export async function findResultsContext(
+  courseId: number,
+  callerId: number,
+  scope: QuizStatsScope,
+): Promise<{ course: SpaceItem | undefined; membership: MembershipItem | undefined; stats: QuizStats }> {
+  const [course, membership, ...counters] = await getItems<
+    [SpaceItem, MembershipItem, ...Record<string, unknown>[]]
+  >(
+    [
+      { key: spaceKey(courseId), schema: SpaceItemSchema },
+      { key: membershipKey(courseId, callerId), schema: MembershipItemSchema },
+      ...statsItemsOf(scope).map((key) => ({ key, schema: AnyItemSchema })),
+    ] as never,
+    { consistent: true },
+  );
+  return { course, membership, stats: sumQuizStats(counters) };
+}
+
+/**
+ * The users and lessons a page of results shows, in one BatchGetItem (one per 100 keys, in parallel: a page of
+ * up to 100 rows by distinct students can take two).
+ */
+export async function findRowsUsersAndLessons(
+  userIds: readonly number[],
+  lessonIds: readonly number[],
+): Promise<{ users: Map<number, UserItem>; lessons: Map<number, PostItem> }> {
+  const reads = [
+    ...[...new Set(userIds)].map((id) => ({ key: userKey(id), schema: UserItemSchema })),
+    ...[...new Set(lessonIds)].map((id) => ({ key: postKey(id), schema: PostItemSchema })),
+  ];
+  const chunks: (typeof reads)[] = [];
+  for (let at = 0; at < reads.length; at += 100) chunks.push(reads.slice(at, at + 100));
+  const found = (await Promise.all(chunks.map((chunk) => getItems<unknown[]>(chunk as never)))).flat();
+  const users = new Map<number, UserItem>();
+  const lessons = new Map<number, PostItem>();
+  found.forEach((item, index) => {
+    if (item === undefined) return;
+    if (reads[index]?.schema === UserItemSchema) users.set((item as UserItem).id, item as UserItem);
+    else lessons.set((item as PostItem).id, item as PostItem);
+  });
+  return { users, lessons };
+}
