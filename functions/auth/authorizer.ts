@@ -8,6 +8,10 @@ import { type AuthorizerContext, toAuthorizerContext } from '../../shared/http/a
 import { observeInvocation } from '../../shared/observability/invocation.ts';
 import { logger } from '../../shared/observability/logger.ts';
 
+/** API Gateway allows an authorizer 10 s; the answer must leave before the function is cut off. */
+const DEFAULT_BUDGET_MS = 10_000;
+const ANSWER_MARGIN_MS = 500;
+
 /**
  * The Lambda authorizer (HTTP API, payload 2.0, simple responses). It always authorizes and reports what it
  * found in the context, because only the handler can render the contract's 401/403/503 envelopes: API Gateway's
@@ -15,10 +19,6 @@ import { logger } from '../../shared/observability/logger.ts';
  * gateway's result cache. What this process remembers between requests is only which credential a header's
  * secret matched; the user and that credential are re-read on every request (shared/domain/auth/authenticate.ts).
  */
-/** API Gateway allows an authorizer 10 s; the answer must leave before the function is cut off. */
-const DEFAULT_BUDGET_MS = 10_000;
-const ANSWER_MARGIN_MS = 500;
-
 export function handler(
   event: APIGatewayRequestAuthorizerEventV2,
   lambdaContext?: Context,

@@ -12,8 +12,8 @@ export interface ParsedArgs {
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const positionals: string[] = [];
   const options = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+  const args = argv.values();
+  for (const arg of args) {
     if (!arg.startsWith('--') || arg === '--') {
       if (arg !== '--') positionals.push(arg);
       continue;
@@ -23,10 +23,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     let value: string | undefined;
     if (eq !== -1) value = arg.slice(eq + 1);
     else {
-      value = argv[i + 1];
+      value = args.next().value;
       if (value === undefined || value.startsWith('--'))
         throw new CliError(`Option --${name} needs a value.`);
-      i++;
     }
     if (options.has(name)) throw new CliError(`Option --${name} is given twice.`);
     options.set(name, value);
@@ -57,11 +56,11 @@ export function takeOption(
 ): { value: string | undefined; rest: string[] } {
   const rest: string[] = [];
   let value: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+  const args = argv.values();
+  for (const arg of args) {
     let found: string | undefined;
     if (arg === `--${name}`) {
-      found = argv[++i];
+      found = args.next().value;
       if (found === undefined || found.startsWith('--'))
         throw new CliError(`Option --${name} needs a value.`);
     } else if (arg.startsWith(`--${name}=`)) found = arg.slice(name.length + 3);

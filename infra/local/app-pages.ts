@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { previewInvitation } from '../../shared/domain/invitations/index.ts';
+import { escapeHtml } from '../../shared/vocabulary/html-escape.ts';
 
 /**
  * The pages behind the links people click, when no client app owns them (`APP_LINK_TEMPLATE` unset and the
@@ -33,12 +34,6 @@ interface PageContent {
   readonly what: string;
   readonly calls: readonly { readonly say: string; readonly command: string }[];
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
-  );
 
 /** Shell-quoted for the commands shown (a username or slug comes from the address bar). */
 const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -75,19 +70,21 @@ export async function appPage(request: PageRequest, apiUrl: string): Promise<App
   const api = apiUrl.replace(/\/+$/, '');
   const commentId = request.url.searchParams.get('comment_id');
 
-  const invitation = /^\/v2\/invitations\/([^/]+)\/accept$/.exec(path);
-  if (invitation) {
+  // Each pattern's groups always take part in its match, so a match's groups are strings.
+  const [, token] = /^\/v2\/invitations\/([^/]+)\/accept$/.exec(path) ?? [];
+  if (token !== undefined) {
     if (!(request.accept ?? '').includes('text/html')) return undefined;
-    return invitationPage(decodeURIComponent(invitation[1]!), api);
+    return invitationPage(decodeURIComponent(token), api);
   }
-  const profile = /^\/u\/([^/]+)$/.exec(path);
-  if (profile) return page(200, profilePage(decodeURIComponent(profile[1]!), api));
-  const feed = /^\/feeds\/(\d+)$/.exec(path);
-  if (feed) return page(200, feedPage(feed[1]!, commentId, api));
-  const space = /^\/spaces\/([^/]+)$/.exec(path);
-  if (space) return page(200, spacePage(decodeURIComponent(space[1]!), api));
-  const lesson = /^\/courses\/(\d+)\/lessons\/(\d+)$/.exec(path);
-  if (lesson) return page(200, lessonPage(lesson[1]!, lesson[2]!, commentId, api));
+  const [, username] = /^\/u\/([^/]+)$/.exec(path) ?? [];
+  if (username !== undefined) return page(200, profilePage(decodeURIComponent(username), api));
+  const [, feedId] = /^\/feeds\/(\d+)$/.exec(path) ?? [];
+  if (feedId !== undefined) return page(200, feedPage(feedId, commentId, api));
+  const [, slug] = /^\/spaces\/([^/]+)$/.exec(path) ?? [];
+  if (slug !== undefined) return page(200, spacePage(decodeURIComponent(slug), api));
+  const [, courseId, lessonId] = /^\/courses\/(\d+)\/lessons\/(\d+)$/.exec(path) ?? [];
+  if (courseId !== undefined && lessonId !== undefined)
+    return page(200, lessonPage(courseId, lessonId, commentId, api));
   return undefined;
 }
 

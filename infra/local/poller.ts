@@ -89,7 +89,11 @@ export function startPoller(options: PollerOptions): Poller {
   });
   const { invoke, run } = options;
   const abort = new AbortController();
-  const states = options.queues.map<QueueState>(() => ({ started: 0, lastEmpty: -1, inFlight: 0 }));
+  const polled = options.queues.map((queue) => {
+    const state: QueueState = { started: 0, lastEmpty: -1, inFlight: 0 };
+    return { queue, state };
+  });
+  const states = polled.map(({ state }) => state);
   const idleWaiters = new Set<{ targets: number[]; resolve: () => void }>();
 
   const checkIdle = () => {
@@ -101,8 +105,7 @@ export function startPoller(options: PollerOptions): Poller {
     }
   };
 
-  const loops = options.queues.flatMap((queue, index) => {
-    const state = states[index]!;
+  const loops = polled.flatMap(({ queue, state }) => {
     const arn = queue.arn
       ? Promise.resolve(queue.arn)
       : readArn(sqs, queue.url).catch(() => fallbackArn(queue.url));

@@ -66,13 +66,13 @@ function parseStartArguments(argv: readonly string[]): StartOptions | 'help' {
   let fresh = false;
   let bundled = false;
   let explicitDir: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+  const args = argv.values();
+  for (const arg of args) {
     if (arg === '--help' || arg === '-h') return 'help';
     if (arg === '--fresh') fresh = true;
     else if (arg === '--bundled') bundled = true;
     else if (arg === `--${DATA_DIR_OPTION}`) {
-      explicitDir = argv[++i];
+      explicitDir = args.next().value;
       if (!explicitDir) throw new UsageError(`--${DATA_DIR_OPTION} needs a folder`);
     } else if (arg.startsWith(`--${DATA_DIR_OPTION}=`)) explicitDir = arg.slice(DATA_DIR_OPTION.length + 3);
     else throw new UsageError(`unknown argument ${arg}`);

@@ -1,4 +1,4 @@
-import type { RouteEntry } from './routes/route.ts';
+import { type CatalogueRoute, type RouteEntry, withEntryFiles } from './routes/route.ts';
 import { FEED_ROUTES } from './routes/feeds.ts';
 import { LIVE_ROUTES } from './routes/live.ts';
 import { NOTIFICATION_ROUTES } from './routes/notifications.ts';
@@ -19,10 +19,13 @@ import { PROFILE_ROUTES } from './routes/profiles.ts';
  * else wires an endpoint. Each domain lists its routes in `routes/<domain>.ts`; this module joins them.
  *
  * Adding an endpoint = a contract in shared/contracts, a use case in shared/domain, one line in its domain's
- * route list, tests.
+ * route list, the entry file where the line's operation id puts it (routes/entry-file.ts), tests.
  */
 export interface RouteDomain {
-  /** Names the domain's API stack (`community-<stage>-api-<name>`): stable, so a route never moves stacks. */
+  /**
+   * Names the domain's API stack (`community-<stage>-api-<name>`): stable, so a route never moves stacks. Also the
+   * folder of its entry files (`functions/http/<name>/`).
+   */
   readonly name: string;
   readonly routes: readonly RouteEntry[];
 }
@@ -31,20 +34,25 @@ export interface RouteDomain {
  * The routes by domain. In the cloud each domain's functions and routes are a stack of their own on the one HTTP
  * API, so a growing domain never pushes another toward CloudFormation's resource limit (infra/stacks/).
  */
+const domain = (name: string, lines: readonly CatalogueRoute[]): RouteDomain => ({
+  name,
+  routes: withEntryFiles(name, lines),
+});
+
 export const ROUTE_DOMAINS: readonly RouteDomain[] = [
-  { name: 'platform', routes: PLATFORM_ROUTES },
-  { name: 'notifications', routes: NOTIFICATION_ROUTES },
-  { name: 'topics', routes: TOPIC_ROUTES },
-  { name: 'feeds', routes: FEED_ROUTES },
-  { name: 'quizzes', routes: QUIZ_ROUTES },
-  { name: 'settings', routes: SETTINGS_ROUTES },
-  { name: 'spaces', routes: SPACE_ROUTES },
-  { name: 'invitations', routes: INVITATION_ROUTES },
-  { name: 'courses', routes: COURSE_ROUTES },
-  { name: 'media', routes: MEDIA_ROUTES },
-  { name: 'migrations', routes: MIGRATION_ROUTES },
-  { name: 'profiles', routes: PROFILE_ROUTES },
-  { name: 'live', routes: LIVE_ROUTES },
+  domain('platform', PLATFORM_ROUTES),
+  domain('notifications', NOTIFICATION_ROUTES),
+  domain('topics', TOPIC_ROUTES),
+  domain('feeds', FEED_ROUTES),
+  domain('quizzes', QUIZ_ROUTES),
+  domain('settings', SETTINGS_ROUTES),
+  domain('spaces', SPACE_ROUTES),
+  domain('invitations', INVITATION_ROUTES),
+  domain('courses', COURSE_ROUTES),
+  domain('media', MEDIA_ROUTES),
+  domain('migrations', MIGRATION_ROUTES),
+  domain('profiles', PROFILE_ROUTES),
+  domain('live', LIVE_ROUTES),
 ];
 
 export const ROUTES: readonly RouteEntry[] = ROUTE_DOMAINS.flatMap((domain) => domain.routes);

@@ -70,7 +70,10 @@ export interface RouteEntryOf<Q extends string, S extends string> {
   /** Path under the `/v2` base, with `{name}` placeholders. */
   readonly path: string;
   readonly access: AccessLevel;
-  /** Entry file, relative to the repository root. */
+  /**
+   * Entry file, relative to the repository root. Never written in a catalogue line (`RouteLineOf`): the catalogue
+   * derives it from the route's domain and operation id (routes/entry-file.ts).
+   */
   readonly entry: string;
   readonly grants: GrantsOf<Q, S>;
   /** Lambda memory in MB; default 512 (CPU scales with memory, and the first-invoke time with it). */
@@ -90,6 +93,9 @@ export interface RouteEntryOf<Q extends string, S extends string> {
    */
   readonly bundleFiles?: readonly string[];
 }
+
+/** A line of a domain's route list: a route without its entry file, which follows from the operation id. */
+export type RouteLineOf<Q extends string, S extends string> = Omit<RouteEntryOf<Q, S>, 'entry'>;
 
 /** Run-time packages a function may ship (sharp's native parts prebuilt for linux-arm64 by its publisher). */
 export type NativeModule = 'sharp' | 'mysql2';

@@ -6,7 +6,7 @@ import { cursorQuery, idParam, integer, pageQuery, perPageQuery, sqlDateTime } f
 import { named } from './openapi-metadata.ts';
 import { defineOperation } from './operation.ts';
 import { hostUserSummarySchema } from './members.ts';
-import { spaceCoreEntries } from './space-fields.ts';
+import { spaceCoreEntries, spaceLinkSchema } from './space-fields.ts';
 
 /**
  * Course administration and lesson progress: contract "Course administration", decisions.md "Invitations, course
@@ -60,16 +60,7 @@ const courseSettingsSchema = v.object({
   hide_instructor_view: yesNo,
   hide_members_count: yesNo,
   layout_style: v.string(),
-  links: v.array(
-    v.object({
-      slug: v.string(),
-      title: v.string(),
-      emoji: v.optional(v.string()),
-      enabled: v.optional(yesNo),
-      new_tab: v.optional(yesNo),
-      permalink: v.optional(v.string()),
-    }),
-  ),
+  links: v.array(spaceLinkSchema),
   members_page_status: v.string(),
   og_image: v.string(),
   public_lesson_view: yesNo,

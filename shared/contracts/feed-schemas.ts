@@ -130,7 +130,8 @@ export const feedSchema = v.object({
   media: v.array(v.object({ type: v.string(), url: v.string() })),
 });
 
-export const commentSchema = v.object({
+/** The fields every comment row shows, in a feed's or lesson's list and in an author's comments. */
+export const commentRowEntries = {
   id: integer(),
   post_id: integer(),
   parent_id: v.nullable(integer()),
@@ -140,6 +141,10 @@ export const commentSchema = v.object({
   status: v.picklist(COMMENT_STATUSES),
   created_at: isoDateTime(),
   updated_at: isoDateTime(),
+};
+
+export const commentSchema = v.object({
+  ...commentRowEntries,
   liked: v.boolean(),
   xprofile: v.nullable(feedAuthorSchema),
 });

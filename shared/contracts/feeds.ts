@@ -1,3 +1,4 @@
+import { PATH_USERNAME_PATTERN } from '../vocabulary/profiles.ts';
 import * as v from 'valibot';
 import { FEED_MESSAGE_MAX_LENGTH, FEED_TOPIC_FILTER_MAX } from '../vocabulary/feeds.ts';
 import { paginatorC } from './envelopes.ts';
@@ -135,7 +136,7 @@ export const listFeeds = defineOperation({
       ),
     ),
     username: v.optional(
-      v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be a username (letters, digits, _ and -)')),
+      v.pipe(v.string(), v.regex(PATH_USERNAME_PATTERN, 'must be a username (letters, digits, _ and -)')),
     ),
     status: v.optional(status(), 'published'),
   }),

@@ -3,7 +3,7 @@ import { integer, sqlDateTime } from './fields.ts';
 import { documentedAs, named } from './openapi-metadata.ts';
 import { defineOperation } from './operation.ts';
 import { hostUserSummarySchema, memberTimestampEntries } from './members.ts';
-import { spaceSummaryEntries } from './space-fields.ts';
+import { spaceLinkSchema, spaceSummaryEntries } from './space-fields.ts';
 
 /**
  * Invitations of e-mail addresses into spaces (contract "Invitations", decisions.md). The invitation's own
@@ -11,15 +11,6 @@ import { spaceSummaryEntries } from './space-fields.ts';
  */
 const TAGS = ['Invitations'];
 const yesNo = v.picklist(['yes', 'no']);
-
-const spaceLinkSchema = v.object({
-  slug: v.string(),
-  title: v.string(),
-  emoji: v.optional(v.string()),
-  enabled: v.optional(yesNo),
-  new_tab: v.optional(yesNo),
-  permalink: v.optional(v.string()),
-});
 
 /** Space settings as the invitation answers them: the space keys plus the invitation-only ones. */
 const invitationSpaceSettingsSchema = v.object({

@@ -6,6 +6,7 @@ import {
   MEDIA_TYPES,
 } from '../vocabulary/media.ts';
 import { idParam, integer, isoDateTime, messageResponse } from './fields.ts';
+import { OEMBED_RECORD_FIELDS } from '../vocabulary/oembed.ts';
 import { defineOperation } from './operation.ts';
 import { documentedAs, named } from './openapi-metadata.ts';
 
@@ -58,6 +59,15 @@ const uploadedFile = v.pipe(
   documentedAs({ type: 'string', format: 'binary', description: 'The file (multipart uploads).' }),
 );
 
+/** What a stored file is: its type and size, its pixel size and thumbnail (images; null otherwise). */
+const storedFileEntries = {
+  file_type: v.picklist(MEDIA_TYPES),
+  file_size: integer(),
+  width: v.nullable(integer()),
+  height: v.nullable(integer()),
+  thumbnail_url: v.nullable(v.string()),
+};
+
 /** The upload answer's `data` (contract "Upload"). */
 export const uploadedMediaSchema = v.pipe(
   v.object({
@@ -66,11 +76,7 @@ export const uploadedMediaSchema = v.pipe(
     status: v.literal('active'),
     file_name: v.string(),
     file_url: v.string(),
-    file_type: v.picklist(MEDIA_TYPES),
-    file_size: integer(),
-    width: v.nullable(integer()),
-    height: v.nullable(integer()),
-    thumbnail_url: v.nullable(v.string()),
+    ...storedFileEntries,
     created_at: isoDateTime(),
   }),
   named('UploadedMedia'),
@@ -156,11 +162,7 @@ export const mediaSchema = v.pipe(
     file_name: v.string(),
     file_path: v.string(),
     file_url: v.string(),
-    file_type: v.picklist(MEDIA_TYPES),
-    file_size: integer(),
-    width: v.nullable(integer()),
-    height: v.nullable(integer()),
-    thumbnail_url: v.nullable(v.string()),
+    ...storedFileEntries,
     object_source: v.nullable(v.picklist(MEDIA_OBJECT_SOURCES)),
     object_id: v.nullable(integer()),
     status: v.picklist(['active', 'deleted']),
@@ -192,20 +194,7 @@ export const deleteMedia = defineOperation({
   ],
 });
 
-export const oembedSchema = v.pipe(
-  v.object({
-    type: v.string(),
-    provider_name: v.nullable(v.string()),
-    provider_url: v.nullable(v.string()),
-    title: v.nullable(v.string()),
-    author_name: v.nullable(v.string()),
-    thumbnail_url: v.nullable(v.string()),
-    html: v.nullable(v.string()),
-    width: v.nullable(v.number()),
-    height: v.nullable(v.number()),
-  }),
-  named('OEmbed'),
-);
+export const oembedSchema = v.pipe(v.object(OEMBED_RECORD_FIELDS), named('OEmbed'));
 
 export const getOembed = defineOperation({
   operationId: 'getOembed',

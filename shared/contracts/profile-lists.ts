@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { COMMENT_STATUSES } from '../vocabulary/feeds.ts';
 import { MEDIA_OBJECT_SOURCES, MEDIA_TYPES } from '../vocabulary/media.ts';
 import { paginatorB, paginatorD } from './envelopes.ts';
 import { cursorQuery, integer, isoDateTime, pageQuery, perPageQuery } from './fields.ts';
@@ -14,21 +13,14 @@ import {
   USER_NOT_FOUND,
   usernameParams,
 } from './profile-schemas.ts';
+import { commentRowEntries } from './feed-schemas.ts';
 import { spaceSummaryEntries } from './space-fields.ts';
 
 // ---- Comments ------------------------------------------------------------------------------------------------------
 
 const profileCommentSchema = v.pipe(
   v.object({
-    id: integer(),
-    post_id: integer(),
-    parent_id: v.nullable(integer()),
-    message: v.string(),
-    message_rendered: v.string(),
-    reactions_count: integer(),
-    status: v.picklist(COMMENT_STATUSES),
-    created_at: isoDateTime(),
-    updated_at: isoDateTime(),
+    ...commentRowEntries,
     post: v.pipe(
       v.nullable(
         v.object({ id: integer(), title: v.string(), slug: v.string(), space_id: v.nullable(integer()) }),

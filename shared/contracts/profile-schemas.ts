@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { integer } from './fields.ts';
 import { memberTimestampEntries } from './members.ts';
 import { named } from './openapi-metadata.ts';
+import { USERNAME_MAX_LENGTH } from '../vocabulary/profiles.ts';
 
 export const TAGS = ['Profiles'];
 
@@ -11,7 +12,7 @@ export const usernameParams = v.object({
   username: v.pipe(
     v.string(),
     v.description(
-      'Matched case-insensitively. Characters outside `[A-Za-z0-9_-]` or more than 100: 400 `invalid_username`.',
+      `Matched case-insensitively. Characters outside \`[A-Za-z0-9_-]\` or more than ${USERNAME_MAX_LENGTH}: 400 \`invalid_username\`.`,
     ),
   ),
 });
@@ -24,7 +25,7 @@ export const INVALID = {
 export const INVALID_USERNAME = {
   status: 400,
   code: 'invalid_username',
-  description: 'The username holds characters outside `[A-Za-z0-9_-]` or is longer than 100.',
+  description: `The username holds characters outside \`[A-Za-z0-9_-]\` or is longer than ${USERNAME_MAX_LENGTH}.`,
 } as const;
 export const USER_NOT_FOUND = {
   status: 404,

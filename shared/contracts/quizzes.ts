@@ -52,16 +52,21 @@ const detailedResultEntries = {
 const submittedDetailedResult = v.object({ ...detailedResultEntries, explanation: v.string() });
 const detailedResult = v.object(detailedResultEntries);
 
+/** How an attempt scored: in the submission's answer and in the stored result. */
+const attemptScoreEntries = {
+  score: integer(),
+  total_questions: integer(),
+  correct_answers: integer(),
+  passed: v.boolean(),
+  passing_score: integer(),
+  attempt_number: integer(),
+};
+
 const submitResultById = v.object({
   message: v.string(),
   quiz_result: v.object({
     id: integer(),
-    score: integer(),
-    total_questions: integer(),
-    correct_answers: integer(),
-    passed: v.boolean(),
-    passing_score: integer(),
-    attempt_number: integer(),
+    ...attemptScoreEntries,
     feedback: v.string(),
     can_retake: v.boolean(),
     next_lesson_unlocked: v.boolean(),
@@ -182,12 +187,7 @@ export const getQuizResult = defineOperation({
       user_id: integer(),
       course_id: integer(),
       lesson_id: integer(),
-      score: integer(),
-      total_questions: integer(),
-      correct_answers: integer(),
-      passed: v.boolean(),
-      passing_score: integer(),
-      attempt_number: integer(),
+      ...attemptScoreEntries,
       time_spent: integer(),
       status: v.picklist(QUIZ_SUBMISSION_STATUSES),
       submitted_at: sqlDateTime(),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { GENERAL_SETTING_FIELDS } from '../vocabulary/general-settings.ts';
 import { named } from './openapi-metadata.ts';
 import { defineOperation } from './operation.ts';
 
@@ -7,33 +8,7 @@ import { defineOperation } from './operation.ts';
  * `cutsom_auth_url` are the contract's own spellings and must stay so. Operators set the values with
  * `settings:set` (operator-cli.md); unset keys answer their defaults.
  */
-const yesNo = () => v.picklist(['yes', 'no']);
-
-export const generalSettingsSchema = v.pipe(
-  v.object({
-    access: v.object({ acess_level: v.string() }),
-    auth_content: v.string(),
-    auth_form_type: v.string(),
-    auth_redirect: v.string(),
-    auth_url: v.string(),
-    custom_signup_url: v.string(),
-    cutsom_auth_url: v.string(),
-    disable_global_posts: yesNo(),
-    explicit_registration: yesNo(),
-    featured_image: v.string(),
-    is_slug_defined: v.boolean(),
-    logo: v.string(),
-    logo_permalink: v.string(),
-    logo_permalink_type: v.string(),
-    notice_html: v.string(),
-    restricted_role_content: v.string(),
-    site_title: v.string(),
-    slug: v.string(),
-    use_custom_signup_page: yesNo(),
-    white_logo: v.string(),
-  }),
-  named('GeneralSettings'),
-);
+export const generalSettingsSchema = v.pipe(v.object(GENERAL_SETTING_FIELDS), named('GeneralSettings'));
 
 export const getGeneralSettings = defineOperation({
   operationId: 'getGeneralSettings',

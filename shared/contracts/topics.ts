@@ -75,11 +75,10 @@ const slug = () =>
     v.minLength(1, 'must not be empty'),
     v.maxLength(TOPIC_SLUG_MAX_LENGTH, `must be at most ${TOPIC_SLUG_MAX_LENGTH} characters`),
   );
-const description = () =>
-  v.pipe(
-    v.string('must be a string'),
-    v.maxLength(TOPIC_DESCRIPTION_MAX_LENGTH, `must be at most ${TOPIC_DESCRIPTION_MAX_LENGTH} characters`),
-  );
+/** A string of at most `max` characters (empty allowed). */
+const textUpTo = (max: number) =>
+  v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`));
+const description = () => textUpTo(TOPIC_DESCRIPTION_MAX_LENGTH);
 const color = () =>
   v.pipe(
     v.string('must be a string'),
@@ -88,11 +87,7 @@ const color = () =>
       'must be a hex color #RGB or #RRGGBB (or empty for none)',
     ),
   );
-const icon = () =>
-  v.pipe(
-    v.string('must be a string'),
-    v.maxLength(TOPIC_ICON_MAX_LENGTH, `must be at most ${TOPIC_ICON_MAX_LENGTH} characters`),
-  );
+const icon = () => textUpTo(TOPIC_ICON_MAX_LENGTH);
 const parentId = () =>
   v.nullable(
     v.pipe(

@@ -1,4 +1,9 @@
-import { BatchWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { isConditionalCheckFailed } from './errors.ts';
 import type { ItemKey } from './partition.ts';
@@ -7,6 +12,24 @@ import type { TransactAction } from './transact.ts';
 /** DynamoDB's limit of requests per BatchWriteItem. */
 export const MAX_BATCH_WRITE = 25;
 const MAX_ATTEMPTS = 10;
+
+/** One put or delete of a BatchWriteItem, as the document client takes it (and answers it back unprocessed). */
+type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+
+/** Runs `work` on every item, at most `parallel` at a time (each lane takes the next item when it is free). */
+async function inLanes<T>(items: readonly T[], parallel: number, work: (item: T) => Promise<void>) {
+  const queue = items.values();
+  const lane = async () => {
+    for (let next = queue.next(); !next.done; next = queue.next()) await work(next.value);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, items.length)) }, lane));
+}
+
+/** Consecutive slices of at most `size` items. */
+const slices = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, index) =>
+    items.slice(index * size, (index + 1) * size),
+  );
 
 /**
  * Plain puts, no conditions, no atomicity across items: BatchWriteItem in batches of 25, `parallel` batches in
@@ -19,28 +42,32 @@ export async function putItemsInBatches(
   items: readonly (Record<string, unknown> & ItemKey)[],
   options: { parallel?: number } = {},
 ): Promise<void> {
-  const batches: (Record<string, unknown> & ItemKey)[][] = [];
-  for (let start = 0; start < items.length; start += MAX_BATCH_WRITE)
-    batches.push(items.slice(start, start + MAX_BATCH_WRITE));
-  let next = 0;
-  const lanes = Array.from(
-    { length: Math.max(1, Math.min(options.parallel ?? 4, batches.length)) },
-    async () => {
-      while (next < batches.length) await writeBatch(batches[next++]!);
-    },
+  const batches = slices(
+    items.map((Item): WriteRequest => ({ PutRequest: { Item } })),
+    MAX_BATCH_WRITE,
   );
-  await Promise.all(lanes);
+  await inLanes(batches, options.parallel ?? 4, writeBatch);
 }
 
-async function writeBatch(items: readonly Record<string, unknown>[]): Promise<void> {
-  let pending: Record<string, unknown>[] = items.map((Item) => ({ PutRequest: { Item } }));
+/**
+ * Plain deletes, no conditions: BatchWriteItem in batches of 25, one at a time, UnprocessedItems retried with
+ * backoff. For items nothing else counts (a tidy-up of what a watermark already hides).
+ */
+export async function deleteItemsInBatches(keys: readonly ItemKey[]): Promise<void> {
+  for (const batch of slices(
+    keys.map((Key): WriteRequest => ({ DeleteRequest: { Key } })),
+    MAX_BATCH_WRITE,
+  ))
+    await writeBatch(batch);
+}
+
+async function writeBatch(requests: readonly WriteRequest[]): Promise<void> {
+  let pending = requests;
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt >= MAX_ATTEMPTS) throw new Error(`BatchWriteItem left ${pending.length} items unprocessed`);
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
-    const result = await db().send(
-      new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }),
-    );
-    pending = (result.UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
+    const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: [...pending] } }));
+    pending = result.UnprocessedItems?.[tableName()] ?? [];
   }
 }
 
@@ -53,23 +80,16 @@ export async function updateItemsInParallel(
   actions: readonly TransactAction[],
   options: { parallel?: number } = {},
 ): Promise<number> {
-  let next = 0;
   let refused = 0;
-  const lanes = Array.from(
-    { length: Math.max(1, Math.min(options.parallel ?? 4, actions.length)) },
-    async () => {
-      while (next < actions.length) {
-        const update = actions[next++]!.Update;
-        if (!update) throw new Error('updateItemsInParallel takes Update actions only');
-        try {
-          await db().send(new UpdateCommand(update as UpdateCommandInput));
-        } catch (error) {
-          if (!isConditionalCheckFailed(error)) throw error;
-          refused += 1;
-        }
-      }
-    },
-  );
-  await Promise.all(lanes);
+  await inLanes(actions, options.parallel ?? 4, async (action) => {
+    const update = action.Update;
+    if (!update) throw new Error('updateItemsInParallel takes Update actions only');
+    try {
+      await db().send(new UpdateCommand(update as UpdateCommandInput));
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      refused += 1;
+    }
+  });
   return refused;
 }

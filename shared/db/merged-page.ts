@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { invalidParams } from '../errors/app-error.ts';
-import { db, tableName } from './client.ts';
+import { db } from './client.ts';
 import { decodeCursor, encodeCursor, type SourcePosition } from './cursor.ts';
-import { keyCondition, type Partition } from './partition.ts';
+import type { Partition } from './partition.ts';
 import { MAX_SKIPPED_ITEMS, type PageResult } from './query-page.ts';
-import { type ItemSchema, parseItem } from './reads.ts';
+import { type ItemSchema, parseItem, partitionQueryInput } from './reads.ts';
 
 export interface MergedPageQuery<T> {
   /** Partitions whose items form one list, ordered together by their sort keys. */
@@ -39,10 +39,11 @@ interface Fetched<T> {
  * like queryPage's skip). Sources must be key conditions only (no filter), so a Query's Limit is exact.
  */
 export async function queryMergedPage<T>(query: MergedPageQuery<T>): Promise<PageResult<T>> {
-  if (query.sources.length === 1 && !query.identity) {
+  const [only, ...others] = query.sources;
+  if (only && others.length === 0 && !query.identity) {
     // One source is a plain page; keep its cheaper skip path.
     const { queryPage } = await import('./query-page.ts');
-    return queryPage({ ...query, partition: query.sources[0]! });
+    return queryPage({ ...query, partition: only });
   }
   const offset = (query.page - 1) * query.perPage;
   if (query.total !== undefined && offset >= query.total) return { items: [], nextCursor: null };
@@ -116,13 +117,15 @@ async function mergeOnePage<T>(
     if (taken.length === query.perPage && !duplicate) break;
     // A source with unfetched items sorting before this candidate must not be passed (only possible when copies
     // were skipped): the page ends early and the cursor resumes there.
-    const blocked = fetched.some(
-      (batch, source) =>
+    const blocked = fetched.some((batch, source) => {
+      const last = batch.items.at(-1);
+      return (
         batch.more &&
         consumed[source] === batch.items.length &&
-        batch.items.length > 0 &&
-        isBefore(batch.items[batch.items.length - 1]!, candidate, query.ascending),
-    );
+        last !== undefined &&
+        isBefore(last, candidate, query.ascending)
+      );
+    });
     if (blocked) break;
     consume(candidate);
     if (duplicate) continue;
@@ -148,14 +151,9 @@ async function fetchSource<T>(
   position: SourcePosition,
 ): Promise<{ items: Fetched<T>[]; more: boolean }> {
   if (position === 'end') return { items: [], more: false };
-  const condition = keyCondition(partition);
   const result = await db().send(
     new QueryCommand({
-      TableName: tableName(),
-      ...(partition.index ? { IndexName: partition.index } : {}),
-      KeyConditionExpression: condition.expression,
-      ExpressionAttributeNames: condition.names,
-      ExpressionAttributeValues: condition.values,
+      ...partitionQueryInput(partition),
       ScanIndexForward: query.ascending,
       Limit: query.perPage,
       ...(position ? { ExclusiveStartKey: position } : {}),

@@ -8,6 +8,13 @@ export interface ItemKey {
 }
 
 /**
+ * One string per item key, for maps and sets of keys: `pk` and `sk` joined by a NUL, which no key string holds,
+ * so two different keys never give the same string. An item read back (any attributes) gives its own key's.
+ */
+export const itemKeyId = (key: { readonly pk?: unknown; readonly sk?: unknown }): string =>
+  `${String(key.pk)}\u0000${String(key.sk)}`;
+
+/**
  * A partition that an access pattern reads: of the table itself (`pk`) or of one index (`gsiNpk`), optionally
  * narrowed to the sort keys that start with `sortPrefix`. Key modules name one descriptor per access pattern
  * (`recipientNotifications(userId)`), so a query never spells an attribute name or passes a dummy sort value, and

@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { db, tableName } from './client.ts';
-import { type ItemKey, keyCondition, type Partition } from './partition.ts';
+import { type ItemKey, itemKeyId, keyCondition, type Partition } from './partition.ts';
 
 /**
  * Reads that parse what they read: every item is checked against its stored-item schema (the `<entity>-item.ts`
@@ -65,15 +65,13 @@ export async function getItems<T extends readonly unknown[]>(
         asked.map((read) => read.key),
         options.consistent ?? false,
       )
-    ).map((item) => [keyId(item as unknown as ItemKey), item]),
+    ).map((item) => [itemKeyId(item), item]),
   );
   return asked.map((read) => {
-    const item = found.get(keyId(read.key));
+    const item = found.get(itemKeyId(read.key));
     return item ? parseItem(read.schema, item) : undefined;
   }) as { [K in keyof T]: T[K] | undefined };
 }
-
-const keyId = (key: ItemKey): string => `${key.pk}\u0000${key.sk}`;
 
 /** Unparsed items by key, for db-layer helpers that read items of no one schema (sharded counter shards). */
 export const batchGetRawItems = (
@@ -85,10 +83,13 @@ async function batchGetRaw(
   keys: readonly ItemKey[],
   consistent: boolean,
 ): Promise<Record<string, unknown>[]> {
-  const unique = [...new Map(keys.map((key) => [keyId(key), key])).values()];
+  const unique = [...new Map(keys.map((key) => [itemKeyId(key), key])).values()];
   const found: Record<string, unknown>[] = [];
   for (let start = 0; start < unique.length; start += 100) {
-    let pending: Record<string, unknown>[] | undefined = unique.slice(start, start + 100) as never;
+    // The keys as the document client takes them (and answers back unprocessed): plain attribute maps.
+    let pending: Record<string, unknown>[] | undefined = unique
+      .slice(start, start + 100)
+      .map(({ pk, sk }) => ({ pk, sk }));
     for (let attempt = 0; pending && pending.length > 0; attempt++) {
       if (attempt >= 6) throw new Error('BatchGetItem kept returning unprocessed keys');
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
@@ -104,6 +105,18 @@ async function batchGetRaw(
   return found;
 }
 
+/** The table, index and key condition of a Query of one partition: what every Query of this layer starts from. */
+export function partitionQueryInput(partition: Partition) {
+  const condition = keyCondition(partition);
+  return {
+    TableName: tableName(),
+    ...(partition.index ? { IndexName: partition.index } : {}),
+    KeyConditionExpression: condition.expression,
+    ExpressionAttributeNames: condition.names,
+    ExpressionAttributeValues: condition.values,
+  };
+}
+
 export interface QueryOptions {
   readonly ascending?: boolean;
   readonly limit?: number;
@@ -117,14 +130,9 @@ export async function queryItems<T>(
   schema: ItemSchema<T>,
   options: QueryOptions = {},
 ): Promise<T[]> {
-  const condition = keyCondition(partition);
   const result = await db().send(
     new QueryCommand({
-      TableName: tableName(),
-      ...(partition.index ? { IndexName: partition.index } : {}),
-      KeyConditionExpression: condition.expression,
-      ExpressionAttributeNames: condition.names,
-      ExpressionAttributeValues: condition.values,
+      ...partitionQueryInput(partition),
       ScanIndexForward: options.ascending ?? true,
       ...(options.limit === undefined ? {} : { Limit: options.limit }),
       ...(options.consistent ? { ConsistentRead: true } : {}),
@@ -142,16 +150,11 @@ export async function* queryAll<T>(
   schema: ItemSchema<T>,
   options: { ascending?: boolean; pageSize?: number; consistent?: boolean } = {},
 ): AsyncGenerator<T[]> {
-  const condition = keyCondition(partition);
   let startKey: Record<string, unknown> | undefined;
   do {
     const result: QueryCommandOutput = await db().send(
       new QueryCommand({
-        TableName: tableName(),
-        ...(partition.index ? { IndexName: partition.index } : {}),
-        KeyConditionExpression: condition.expression,
-        ExpressionAttributeNames: condition.names,
-        ExpressionAttributeValues: condition.values,
+        ...partitionQueryInput(partition),
         ScanIndexForward: options.ascending ?? true,
         Limit: options.pageSize ?? 200,
         ExclusiveStartKey: startKey,

@@ -1,5 +1,5 @@
 import { type CounterDeltas, counterUpdate } from './counters.ts';
-import type { ItemKey } from './partition.ts';
+import { type ItemKey, itemKeyId } from './partition.ts';
 import { batchGetRawItems } from './reads.ts';
 import type { TransactAction } from './transact.ts';
 
@@ -97,13 +97,13 @@ export async function readShardedTotals(
   aggregates.forEach((aggregate, index) => {
     const replica = Math.floor(Math.random() * aggregate.replicas);
     for (const key of shardKeys(aggregate, replica)) {
-      owners.set(`${key.pk}\u0000${key.sk}`, index);
+      owners.set(itemKeyId(key), index);
       keys.push(key);
     }
   });
   const totals = aggregates.map(() => ({}) as Record<string, number>);
   for (const item of await batchGetRawItems(keys, options.consistent ?? false)) {
-    const owner = owners.get(`${String(item.pk)}\u0000${String(item.sk)}`);
+    const owner = owners.get(itemKeyId(item));
     if (owner === undefined) continue;
     const sums = totals[owner] as Record<string, number>;
     for (const [name, value] of Object.entries(item)) {

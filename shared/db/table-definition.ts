@@ -26,6 +26,7 @@ export const GLOBAL_INDEXES = [
       'topics whose title contains a trigram, in display order (title search; a third of the trigrams)',
       "feeds of an author, newest first (on the post's listing entry)",
       'comments of an author, newest first',
+      'likes of a feed, newest first (on the post reaction item)',
       'quiz submissions of a course by time, one result range each (attempt slot); of a lesson (id pointer)',
       'media of an uploader, newest first',
       'spaces a user belongs to (membership by user)',

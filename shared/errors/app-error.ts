@@ -34,6 +34,9 @@ export const forbidden = (message = 'Sorry, you are not allowed to do that.') =>
 
 export const notFound = (code: string, message: string) => new AppError(code, 404, message);
 
+/** No user has this id, username or login (profiles, a user's feeds, media owners, the operator CLI). */
+export const userNotFound = (message = 'User not found.') => notFound('user_not_found', message);
+
 export const invalidParams = (params: Record<string, string>, message?: string) =>
   new AppError(
     'rest_invalid_param',

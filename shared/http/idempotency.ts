@@ -5,6 +5,7 @@ import {
   IdempotencyValidationError,
   makeIdempotent,
 } from '@aws-lambda-powertools/idempotency';
+import type { JSONValue } from '@aws-lambda-powertools/commons/types';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { idempotencyStore } from '../db/idempotency-store.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -89,7 +90,8 @@ export async function runIdempotent(
     payloadValidationJmesPath: 'request',
     throwOnNoIdempotencyKey: true,
     expiresAfterSeconds: IDEMPOTENCY_KEY_LIFETIME_SECONDS,
-    responseHook: (response) => replayed(response as HttpResult, request.requestId) as never,
+    // The stored response is the JSON of the HttpResult `execute` answered; the replay goes back as JSON too.
+    responseHook: (response) => asJson(replayed(response as HttpResult, request.requestId)),
   });
   const payload = {
     key: `${request.callerId}:${request.key}`,
@@ -118,7 +120,11 @@ export async function runIdempotent(
   }
 }
 
+/** An answer as the idempotency store's JSON (its fields are strings, numbers, booleans and string lists). */
+const asJson = (result: HttpResult): JSONValue => JSON.parse(JSON.stringify(result));
+
 /** A replay: the first answer, with this request's id and the replay mark. */
+
 function replayed(response: HttpResult, requestId: string): HttpResult {
   return {
     ...response,

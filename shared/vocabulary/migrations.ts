@@ -18,8 +18,6 @@ export const MIGRATION_OPTIONS = [
 ] as const;
 export type MigrationOption = (typeof MIGRATION_OPTIONS)[number];
 
-export const MIGRATION_STATUSES = ['available', 'in_progress', 'completed', 'failed'] as const;
-
 /**
  * A run's `errors` are kept, packed, until they take this many bytes of the run item (about ten thousand errors;
  * see run-errors.ts); every failure is still counted in `failed`.

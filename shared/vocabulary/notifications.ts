@@ -3,6 +3,7 @@
  * frequencies. Contracts build their schemas from these lists and the domain its rules, so neither imports the
  * other (README, import rules).
  */
+
 /** The contract's notification `type` values (community-api.md, Events). */
 export const NOTIFICATION_TYPES = [
   'new_comment',

@@ -5,6 +5,9 @@ import { QUEUE_MESSAGES, type QueueMessage } from '../messages/index.ts';
 import { appendLogKeys, observeInvocation, removeLogKeys } from '../observability/invocation.ts';
 import { logger } from '../observability/logger.ts';
 
+/** What a record's processing answers when the record must be delivered again later, though nothing failed. */
+export const RETRY_LATER = Symbol('retry later');
+
 /**
  * The one SQS worker factory: each record's JSON body is parsed against the queue's message contract
  * (shared/messages, the same schema the publisher checks) and processed; records that fail (malformed, or
@@ -17,9 +20,6 @@ import { logger } from '../observability/logger.ts';
  * Every invocation is observed as the function `<queue>Worker` (the id CDK gives it): log lines carry the Lambda
  * context and, while a record is processed, its message id; metrics are published at the end.
  */
-/** What a record's processing answers when the record must be delivered again later, though nothing failed. */
-export const RETRY_LATER = Symbol('retry later');
-
 export function sqsHandler<Q extends QueueName>(
   queue: Q,
   processRecord: (message: QueueMessage<Q>, record: SQSRecord) => Promise<unknown>,

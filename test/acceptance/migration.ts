@@ -22,10 +22,7 @@ import mysql from 'mysql2/promise';
 import { db, tableName } from '../../shared/db/client.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { completedMigration } from '../../shared/domain/migrations/migration-mapper.ts';
-import {
-  findMigratedActivities,
-  findMigratedSpaces,
-} from '../../shared/domain/migrations/migrated-targets.ts';
+import { findMigratedActivities, findMigratedSpaces } from '../support/migrated-targets.ts';
 import { startMigration } from '../../shared/domain/migrations/start-migration.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import { generatePepper, startLocalStack } from '../../infra/local/stack.ts';

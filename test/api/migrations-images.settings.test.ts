@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resetEnvCache } from '../../shared/config/env.ts';
 import type { Caller } from '../../shared/domain/auth/index.ts';
 import { completedMigration } from '../../shared/domain/migrations/migration-mapper.ts';
-import { findMigratedSpaces } from '../../shared/domain/migrations/migrated-targets.ts';
+import { findMigratedSpaces } from '../support/migrated-targets.ts';
 import { startMigration } from '../../shared/domain/migrations/start-migration.ts';
 import { findSpacesByIds } from '../../shared/domain/spaces/index.ts';
 import { api, type TestUser } from '../support/api.ts';

@@ -1,6 +1,6 @@
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMigratedActivities } from '../../shared/domain/migrations/migrated-targets.ts';
+import { findMigratedActivities } from '../support/migrated-targets.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import type { Fixture } from '../support/buddypress/generate.ts';
 import {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMigratedActivities } from '../../shared/domain/migrations/migrated-targets.ts';
+import { findMigratedActivities } from '../support/migrated-targets.ts';
 import type { Fixture } from '../support/buddypress/generate.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import { cli, cliJson } from '../support/cli.ts';

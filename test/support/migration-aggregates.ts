@@ -4,10 +4,7 @@ import { spacePostCounts, spaceStatsKey } from '../../shared/db/keys/spaces.ts';
 import { readShardedTotals } from '../../shared/db/sharded-counters.ts';
 import { batchGetItems } from '../../shared/db/reads.ts';
 import { migratedRows } from '../../shared/domain/migrations/ledger.ts';
-import {
-  findMigratedActivities,
-  findMigratedSpaces,
-} from '../../shared/domain/migrations/migrated-targets.ts';
+import { findMigratedActivities, findMigratedSpaces } from './migrated-targets.ts';
 import type { Fixture } from './buddypress/generate.ts';
 
 const column = (fixture: Fixture, table: string, name: string) => {

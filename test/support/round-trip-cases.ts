@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createHash } from 'node:crypto';
+import { ROUTES } from '../../shared/catalogue/index.ts';
 import { cacheOembed } from '../../shared/domain/media/oembed-cache-repository.ts';
 import { unsubscribeToken } from '../../shared/domain/notifications/unsubscribe-token.ts';
 import { type ApiResponse, api, createTestUser, type TestUser } from './api.ts';
@@ -110,8 +111,34 @@ async function notificationIds(user: TestUser): Promise<number[]> {
   return ok(response, 'notifications').body.notifications.data.map((item) => item.id);
 }
 
-/** Cases by operation id; a catalogued route without one fails the test. */
+/**
+ * Cases by operation id; a catalogued route without one fails the test. A GET route whose path names only objects
+ * the world holds needs no case of its own: it is measured reading them as alice (`readsOfTheWorld`).
+ */
 export function roundTripCases(w: World): Record<string, RoundTripCase> {
+  return { ...readsOfTheWorld(w), ...writtenCases(w) };
+}
+
+/** Every catalogued GET route whose path parameters are all ids the world holds, read as alice (a space admin). */
+function readsOfTheWorld(w: World): Record<string, RoundTripCase> {
+  const ids: Readonly<Record<string, number>> = {
+    feed_id: w.feedId,
+    space_id: w.spaceId,
+    topic_id: w.topicId,
+    media_id: w.mediaId,
+  };
+  const cases: Record<string, RoundTripCase> = {};
+  for (const route of ROUTES) {
+    const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
+    if (route.method !== 'GET' || names.length === 0 || !names.every((name) => name in ids)) continue;
+    const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => String(ids[name]));
+    cases[route.operationId] = () => api('GET', path, { as: w.alice });
+  }
+  return cases;
+}
+
+/** The cases written out: requests that need a body, a fresh object, another caller or several ids. */
+function writtenCases(w: World): Record<string, RoundTripCase> {
   const { admin, alice, bob, quiz, course } = w;
   const lesson = course.lessons.one as number;
   const freshFeed = async (as: TestUser) =>

@@ -1,7 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_ROUTE, QUEUES, ROUTES, type RouteEntry } from '../../shared/catalogue/index.ts';
+import {
+  FALLBACK_ROUTE,
+  QUEUES,
+  ROUTE_DOMAINS,
+  ROUTES,
+  type RouteEntry,
+} from '../../shared/catalogue/index.ts';
+import { routeEntryFile } from '../../shared/catalogue/routes/entry-file.ts';
 import { CONTRACTS, isOperation } from '../../shared/contracts/index.ts';
 import type { Operation } from '../../shared/contracts/operation.ts';
 import { objectEntries } from '../../shared/http/openapi/schema.ts';
@@ -61,6 +68,17 @@ describe('route and queue catalogue', () => {
     expect(new Set(cataloguedEntries).size).toBe(cataloguedEntries.length);
     for (const entry of cataloguedEntries)
       expect(existsSync(join(ROOT, entry)), `${entry} exists`).toBe(true);
+  });
+
+  it('finds each route entry file by one convention: functions/http/<domain>/<kebab-case operation id>.ts', () => {
+    expect(routeEntryFile('feeds', 'listFeedReactions')).toBe('functions/http/feeds/list-feed-reactions.ts');
+    expect(routeEntryFile('platform', 'getOpenApiDocument')).toBe(
+      'functions/http/platform/get-open-api-document.ts',
+    );
+    for (const domain of ROUTE_DOMAINS)
+      for (const route of domain.routes)
+        expect(route.entry).toBe(routeEntryFile(domain.name, route.operationId));
+    expect(FALLBACK_ROUTE.entry).toBe(routeEntryFile('platform', FALLBACK_ROUTE.operationId));
   });
 
   it('puts route entries under functions/http and worker entries under functions/workers', () => {

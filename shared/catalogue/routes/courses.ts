@@ -10,7 +10,6 @@ export const COURSE_ROUTES = [
     method: 'GET',
     path: '/admin/courses/{course_id}',
     access: 'course_admin',
-    entry: 'functions/http/courses/get-admin-course.ts',
     grants: { table: 'read' },
   },
   {
@@ -18,7 +17,6 @@ export const COURSE_ROUTES = [
     method: 'GET',
     path: '/admin/courses/{course_id}/comments',
     access: 'course_admin',
-    entry: 'functions/http/courses/list-course-comments.ts',
     grants: { table: 'read', secrets: ['cursorKey'] },
   },
   {
@@ -26,7 +24,6 @@ export const COURSE_ROUTES = [
     method: 'PUT',
     path: '/courses/{course_id}/lessons/{lesson_id}/completion',
     access: 'enrolled_student',
-    entry: 'functions/http/courses/set-lesson-completion.ts',
     grants: { table: 'readWrite' },
   },
   {
@@ -34,7 +31,6 @@ export const COURSE_ROUTES = [
     method: 'GET',
     path: '/courses/{course_id}/lessons/{lesson_id}/comments',
     access: 'enrolled_student',
-    entry: 'functions/http/courses/list-lesson-comments.ts',
     grants: { table: 'read', secrets: ['cursorKey'] },
   },
   {
@@ -42,7 +38,6 @@ export const COURSE_ROUTES = [
     method: 'POST',
     path: '/courses/{course_id}/lessons/{lesson_id}/comments',
     access: 'enrolled_student',
-    entry: 'functions/http/courses/create-lesson-comment.ts',
     grants: { table: 'readWrite', sendTo: ['notify'] },
   },
 ] as const satisfies readonly CatalogueRoute[];

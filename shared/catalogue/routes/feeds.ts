@@ -11,7 +11,6 @@ export const FEED_ROUTES = [
     method: 'GET',
     path: '/feeds',
     access: 'authenticated',
-    entry: 'functions/http/feeds/list-feeds.ts',
     grants: { table: 'read', secrets: ['cursorKey'] },
   },
   {
@@ -19,7 +18,6 @@ export const FEED_ROUTES = [
     method: 'POST',
     path: '/feeds',
     access: 'authenticated',
-    entry: 'functions/http/feeds/create-feed.ts',
     grants: { table: 'readWrite', sendTo: ['notify'] },
   },
   {
@@ -27,7 +25,6 @@ export const FEED_ROUTES = [
     method: 'GET',
     path: '/feeds/{feed_id}',
     access: 'authenticated',
-    entry: 'functions/http/feeds/get-feed.ts',
     grants: { table: 'read' },
   },
   {
@@ -35,7 +32,6 @@ export const FEED_ROUTES = [
     method: 'PUT',
     path: '/feeds/{feed_id}',
     access: 'authenticated',
-    entry: 'functions/http/feeds/update-feed.ts',
     grants: { table: 'readWrite' },
   },
   {
@@ -43,7 +39,6 @@ export const FEED_ROUTES = [
     method: 'DELETE',
     path: '/feeds/{feed_id}',
     access: 'authenticated',
-    entry: 'functions/http/feeds/delete-feed.ts',
     grants: { table: 'readWrite', sendTo: ['feeds'] },
   },
   {
@@ -51,7 +46,6 @@ export const FEED_ROUTES = [
     method: 'GET',
     path: '/feeds/{feed_id}/comments',
     access: 'authenticated',
-    entry: 'functions/http/feeds/list-feed-comments.ts',
     grants: { table: 'read', secrets: ['cursorKey'] },
   },
   {
@@ -59,15 +53,20 @@ export const FEED_ROUTES = [
     method: 'POST',
     path: '/feeds/{feed_id}/comments',
     access: 'authenticated',
-    entry: 'functions/http/feeds/create-feed-comment.ts',
     grants: { table: 'readWrite', sendTo: ['notify'] },
+  },
+  {
+    operationId: 'listFeedReactions',
+    method: 'GET',
+    path: '/feeds/{feed_id}/reactions',
+    access: 'authenticated',
+    grants: { table: 'read', secrets: ['cursorKey'] },
   },
   {
     operationId: 'reactToFeed',
     method: 'POST',
     path: '/feeds/{feed_id}/react',
     access: 'authenticated',
-    entry: 'functions/http/feeds/react-to-feed.ts',
     grants: { table: 'readWrite', sendTo: ['notify'] },
   },
 ] as const satisfies readonly CatalogueRoute[];

@@ -10,7 +10,6 @@ export const INVITATION_ROUTES = [
     method: 'POST',
     path: '/invitations',
     access: 'space_moderator',
-    entry: 'functions/http/invitations/create-invitation.ts',
     grants: { table: 'readWrite', mailer: true, sendTo: ['notify'] },
   },
   {
@@ -18,7 +17,6 @@ export const INVITATION_ROUTES = [
     method: 'POST',
     path: '/invitations/{token}/accept',
     access: 'authenticated',
-    entry: 'functions/http/invitations/accept-invitation.ts',
     grants: { table: 'readWrite', sendTo: ['notify'] },
   },
 ] as const satisfies readonly CatalogueRoute[];

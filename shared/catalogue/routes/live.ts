@@ -6,7 +6,6 @@ export const LIVE_ROUTES = [
     method: 'POST',
     path: '/live/tickets',
     access: 'authenticated',
-    entry: 'functions/http/live/create-live-ticket.ts',
     grants: { table: 'readWrite' },
   },
 ] as const satisfies readonly CatalogueRoute[];

@@ -7,7 +7,6 @@ export const MEDIA_ROUTES = [
     method: 'POST',
     path: '/feeds/media-upload',
     access: 'authenticated',
-    entry: 'functions/http/media/upload-media.ts',
     // Signs presigned POSTs to `pending/<id>`; a multipart file is verified and written under `media/` at once
     // (`private/` for media of private and secret spaces, whose answer carries signed GET URLs).
     grants: { table: 'readWrite', bucket: { read: ['private/'], write: ['pending/', 'media/', 'private/'] } },
@@ -20,7 +19,6 @@ export const MEDIA_ROUTES = [
     method: 'POST',
     path: '/media/{id}/complete',
     access: 'owner',
-    entry: 'functions/http/media/complete-media-upload.ts',
     // Reads the upload, writes the verified copy, then deletes the upload (or the copy, when recording it fails);
     // signs GET URLs of `private/` copies (media of private and secret spaces).
     grants: {
@@ -39,7 +37,6 @@ export const MEDIA_ROUTES = [
     method: 'GET',
     path: '/media/{id}',
     access: 'authenticated',
-    entry: 'functions/http/media/get-media.ts',
     // Signs short-lived GET URLs of `private/` files (media of private and secret spaces) for allowed callers.
     grants: { table: 'read', bucket: { read: ['private/'] } },
   },
@@ -48,7 +45,6 @@ export const MEDIA_ROUTES = [
     method: 'DELETE',
     path: '/media/{id}',
     access: 'owner',
-    entry: 'functions/http/media/delete-media.ts',
     grants: { table: 'readWrite', bucket: { delete: ['pending/', 'media/', 'private/'] } },
   },
   {
@@ -56,7 +52,6 @@ export const MEDIA_ROUTES = [
     method: 'GET',
     path: '/feeds/oembed',
     access: 'authenticated',
-    entry: 'functions/http/media/get-oembed.ts',
     grants: { table: 'readWrite' },
     timeoutSeconds: 10,
   },

@@ -7,7 +7,6 @@ export const MIGRATION_ROUTES = [
     method: 'GET',
     path: '/migrations',
     access: 'administrator',
-    entry: 'functions/http/migrations/list-migrations.ts',
     grants: { table: 'read', secrets: ['buddypressSource'] },
     // Reads the source's counts: the driver is imported only when a source is configured.
     nativeModules: ['mysql2'],
@@ -17,7 +16,6 @@ export const MIGRATION_ROUTES = [
     method: 'GET',
     path: '/migrations/buddypress/config',
     access: 'administrator',
-    entry: 'functions/http/migrations/show-migration-config.ts',
     // Lists the source's uploads bucket (when it is one) to say whether avatars and covers can be copied.
     grants: { secrets: ['buddypressSource'], sourceUploads: 'read' },
     nativeModules: ['mysql2'],
@@ -27,7 +25,6 @@ export const MIGRATION_ROUTES = [
     method: 'POST',
     path: '/migrations/buddypress/start',
     access: 'administrator',
-    entry: 'functions/http/migrations/start-migration.ts',
     grants: { table: 'readWrite', sendTo: ['migrations'], secrets: ['buddypressSource'] },
     nativeModules: ['mysql2'],
   },
@@ -37,7 +34,6 @@ export const MIGRATION_ROUTES = [
     method: 'GET',
     path: '/migrations/buddypress/status',
     access: 'administrator',
-    entry: 'functions/http/migrations/show-migration-status.ts',
     grants: { table: 'read' },
   },
 ] as const satisfies readonly CatalogueRoute[];

@@ -6,7 +6,6 @@ export const NOTIFICATION_ROUTES = [
     method: 'GET',
     path: '/notifications',
     access: 'owner',
-    entry: 'functions/http/notifications/list-notifications.ts',
     grants: { table: 'read', secrets: ['cursorKey'] },
   },
   {
@@ -14,7 +13,6 @@ export const NOTIFICATION_ROUTES = [
     method: 'GET',
     path: '/notifications/unread',
     access: 'owner',
-    entry: 'functions/http/notifications/list-unread-notifications.ts',
     grants: { table: 'read' },
   },
   {
@@ -22,7 +20,6 @@ export const NOTIFICATION_ROUTES = [
     method: 'POST',
     path: '/notifications/{id}/read',
     access: 'owner',
-    entry: 'functions/http/notifications/mark-notification-read.ts',
     grants: { table: 'readWrite', live: 'post' },
   },
   {
@@ -30,7 +27,6 @@ export const NOTIFICATION_ROUTES = [
     method: 'POST',
     path: '/notifications/mark-all-read',
     access: 'owner',
-    entry: 'functions/http/notifications/mark-all-notifications-read.ts',
     grants: { table: 'readWrite', sendTo: ['notifications'], live: 'post' },
   },
   {
@@ -38,7 +34,6 @@ export const NOTIFICATION_ROUTES = [
     method: 'DELETE',
     path: '/notifications/{id}',
     access: 'owner',
-    entry: 'functions/http/notifications/delete-notification.ts',
     grants: { table: 'readWrite', live: 'post' },
   },
   {
@@ -46,7 +41,6 @@ export const NOTIFICATION_ROUTES = [
     method: 'DELETE',
     path: '/notifications/delete-all',
     access: 'owner',
-    entry: 'functions/http/notifications/delete-all-notifications.ts',
     grants: { table: 'readWrite', sendTo: ['notifications'], live: 'post' },
   },
   {
@@ -54,7 +48,6 @@ export const NOTIFICATION_ROUTES = [
     method: 'GET',
     path: '/profile/notification-preferences',
     access: 'authenticated',
-    entry: 'functions/http/notifications/get-notification-preferences.ts',
     grants: { table: 'read' },
   },
   {
@@ -62,7 +55,6 @@ export const NOTIFICATION_ROUTES = [
     method: 'PUT',
     path: '/profile/notification-preferences',
     access: 'authenticated',
-    entry: 'functions/http/notifications/update-notification-preferences.ts',
     grants: { table: 'readWrite' },
   },
   {
@@ -70,7 +62,6 @@ export const NOTIFICATION_ROUTES = [
     method: 'GET',
     path: '/notifications/digest/unsubscribe',
     access: 'public',
-    entry: 'functions/http/notifications/unsubscribe-from-digest.ts',
     grants: { table: 'readWrite', secrets: ['cursorKey'] },
   },
 ] as const satisfies readonly CatalogueRoute[];

@@ -1,3 +1,4 @@
+import { routeEntryFile } from './entry-file.ts';
 import type { CatalogueRoute, RouteEntry } from './route.ts';
 
 /**
@@ -12,7 +13,6 @@ export const PLATFORM_ROUTES = [
     method: 'GET',
     path: '/openapi.json',
     access: 'public',
-    entry: 'functions/http/platform/get-openapi-document.ts',
     grants: {},
   },
   {
@@ -20,7 +20,6 @@ export const PLATFORM_ROUTES = [
     method: 'GET',
     path: '/docs',
     access: 'public',
-    entry: 'functions/http/platform/get-api-reference.ts',
     grants: {},
   },
   {
@@ -28,7 +27,6 @@ export const PLATFORM_ROUTES = [
     method: 'GET',
     path: '/docs/redoc.standalone.js',
     access: 'public',
-    entry: 'functions/http/platform/get-api-reference-script.ts',
     grants: {},
     bundleFiles: [REFERENCE_SCRIPT_FILE],
   },
@@ -43,6 +41,6 @@ export const FALLBACK_ROUTE: RouteEntry = {
   method: 'GET',
   path: '/{proxy+}',
   access: 'public',
-  entry: 'functions/http/platform/route-not-found.ts',
+  entry: routeEntryFile('platform', 'routeNotFound'),
   grants: {},
 };

@@ -4,15 +4,12 @@ import type { CatalogueRoute } from './route.ts';
  * Profiles and follows. Lists that page read the cursor key (the page reader seals a next-page cursor whenever
  * more items follow); following emits `new_follower`, so it writes the table and sends to `mail`.
  */
-const entry = (name: string) => `functions/http/profiles/${name}.ts`;
-
 export const PROFILE_ROUTES = [
   {
     operationId: 'getMyProfile',
     method: 'GET',
     path: '/profile/me',
     access: 'authenticated',
-    entry: entry('get-my-profile'),
     grants: { table: 'read' },
   },
   {
@@ -20,7 +17,6 @@ export const PROFILE_ROUTES = [
     method: 'PUT',
     path: '/profile/me',
     access: 'owner',
-    entry: entry('update-my-profile'),
     grants: { table: 'readWrite' },
   },
   {
@@ -28,7 +24,6 @@ export const PROFILE_ROUTES = [
     method: 'GET',
     path: '/profile/{username}',
     access: 'authenticated',
-    entry: entry('get-profile'),
     grants: { table: 'read' },
   },
   {
@@ -36,7 +31,6 @@ export const PROFILE_ROUTES = [
     method: 'GET',
     path: '/profile/{username}/comments',
     access: 'authenticated',
-    entry: entry('list-profile-comments'),
     grants: { table: 'read', secrets: ['cursorKey'] },
   },
   {
@@ -44,7 +38,6 @@ export const PROFILE_ROUTES = [
     method: 'GET',
     path: '/profile/{username}/spaces',
     access: 'privacy_gated',
-    entry: entry('list-profile-spaces'),
     grants: { table: 'read' },
   },
   {
@@ -52,7 +45,6 @@ export const PROFILE_ROUTES = [
     method: 'GET',
     path: '/profile/{username}/media',
     access: 'authenticated',
-    entry: entry('list-profile-media'),
     // Signs short-lived GET URLs of `private/` files (media of private and secret spaces) the caller may see.
     grants: { table: 'read', secrets: ['cursorKey'], bucket: { read: ['private/'] } },
   },
@@ -61,7 +53,6 @@ export const PROFILE_ROUTES = [
     method: 'POST',
     path: '/profile/{username}/follow',
     access: 'authenticated',
-    entry: entry('follow-member'),
     grants: { table: 'readWrite', sendTo: ['notify'] },
   },
   {
@@ -69,7 +60,6 @@ export const PROFILE_ROUTES = [
     method: 'DELETE',
     path: '/profile/{username}/follow',
     access: 'authenticated',
-    entry: entry('unfollow-member'),
     grants: { table: 'readWrite' },
   },
   {
@@ -77,7 +67,6 @@ export const PROFILE_ROUTES = [
     method: 'GET',
     path: '/profile/{username}/followers',
     access: 'authenticated',
-    entry: entry('list-followers'),
     grants: { table: 'read', secrets: ['cursorKey'] },
   },
   {
@@ -85,7 +74,6 @@ export const PROFILE_ROUTES = [
     method: 'GET',
     path: '/profile/{username}/followings',
     access: 'authenticated',
-    entry: entry('list-followings'),
     grants: { table: 'read', secrets: ['cursorKey'] },
   },
 ] as const satisfies readonly CatalogueRoute[];

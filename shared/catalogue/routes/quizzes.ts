@@ -7,7 +7,6 @@ export const QUIZ_ROUTES = [
     method: 'POST',
     path: '/courses/{course_id}/lessons/{lesson_id}/quiz/submit',
     access: 'enrolled_student',
-    entry: 'functions/http/quizzes/submit-quiz.ts',
     grants: { table: 'readWrite', sendTo: ['notify'] },
   },
   {
@@ -15,7 +14,6 @@ export const QUIZ_ROUTES = [
     method: 'GET',
     path: '/courses/{course_id}/lessons/{lesson_id}/quiz/result',
     access: 'authenticated',
-    entry: 'functions/http/quizzes/get-quiz-result.ts',
     grants: { table: 'read' },
   },
   {
@@ -23,7 +21,6 @@ export const QUIZ_ROUTES = [
     method: 'GET',
     path: '/admin/courses/{course_id}/quiz-results',
     access: 'course_admin',
-    entry: 'functions/http/quizzes/list-quiz-results.ts',
     // Its pages carry paging links sealed with the cursor key (found by the bundled mode: the grant was missing).
     grants: { table: 'read', secrets: ['cursorKey'] },
   },
@@ -32,7 +29,6 @@ export const QUIZ_ROUTES = [
     method: 'POST',
     path: '/admin/courses/{course_id}/quiz-results/{quiz_id}',
     access: 'course_admin',
-    entry: 'functions/http/quizzes/grade-quiz-result.ts',
     grants: { table: 'readWrite', sendTo: ['notify'] },
   },
 ] as const satisfies readonly CatalogueRoute[];

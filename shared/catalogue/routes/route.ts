@@ -1,6 +1,7 @@
 import type { QueueName } from '../queues.ts';
 import type { SecretName } from '../secrets.ts';
-import type { GrantsOf, QueueEntryOf, RouteEntryOf } from '../types.ts';
+import type { GrantsOf, QueueEntryOf, RouteEntryOf, RouteLineOf } from '../types.ts';
+import { routeEntryFile } from './entry-file.ts';
 
 /**
  * What infrastructure code (CDK, the local stack) handles: any queue name, so tests can synthesize catalogues with
@@ -10,5 +11,9 @@ export type RouteEntry = RouteEntryOf<string, SecretName>;
 export type QueueEntry = QueueEntryOf<string, string, SecretName>;
 export type Grants = GrantsOf<string, SecretName>;
 
-/** A line of this catalogue's route lists: its grants name only catalogued queues. */
-export type CatalogueRoute = RouteEntryOf<QueueName, SecretName>;
+/** A line of this catalogue's route lists: its grants name only catalogued queues; its entry file is implied. */
+export type CatalogueRoute = RouteLineOf<QueueName, SecretName>;
+
+/** A domain's route lines with their entry files, placed by the one convention (entry-file.ts). */
+export const withEntryFiles = (domain: string, lines: readonly CatalogueRoute[]): RouteEntry[] =>
+  lines.map((line) => ({ ...line, entry: routeEntryFile(domain, line.operationId) }));

@@ -7,7 +7,6 @@ export const SETTINGS_ROUTES = [
     method: 'GET',
     path: '/admin/general',
     access: 'community_admin',
-    entry: 'functions/http/settings/get-general-settings.ts',
     grants: { table: 'read' },
   },
 ] as const satisfies readonly CatalogueRoute[];

@@ -7,7 +7,6 @@ export const SPACE_ROUTES = [
     method: 'GET',
     path: '/spaces/users/search',
     access: 'space_add_member',
-    entry: 'functions/http/spaces/search-space-users.ts',
     grants: { table: 'read' },
   },
 ] as const satisfies readonly CatalogueRoute[];

@@ -7,7 +7,6 @@ export const TOPIC_ROUTES = [
     method: 'GET',
     path: '/admin/topics',
     access: 'administrator',
-    entry: 'functions/http/topics/list-topics.ts',
     grants: { table: 'read', secrets: ['cursorKey'] },
   },
   {
@@ -15,7 +14,6 @@ export const TOPIC_ROUTES = [
     method: 'POST',
     path: '/admin/topics',
     access: 'administrator',
-    entry: 'functions/http/topics/create-topic.ts',
     grants: { table: 'readWrite' },
   },
   {
@@ -23,7 +21,6 @@ export const TOPIC_ROUTES = [
     method: 'PUT',
     path: '/admin/topics/{topic_id}',
     access: 'administrator',
-    entry: 'functions/http/topics/update-topic.ts',
     grants: { table: 'readWrite' },
   },
   {
@@ -33,7 +30,6 @@ export const TOPIC_ROUTES = [
     method: 'DELETE',
     path: '/admin/topics/{topic_id}',
     access: 'administrator',
-    entry: 'functions/http/topics/delete-topic.ts',
     grants: { table: 'readWrite', sendTo: ['topics'] },
   },
   {
@@ -41,7 +37,6 @@ export const TOPIC_ROUTES = [
     method: 'GET',
     path: '/admin/topics/config',
     access: 'administrator',
-    entry: 'functions/http/topics/get-topics-config.ts',
     grants: { table: 'read' },
   },
   {
@@ -49,7 +44,6 @@ export const TOPIC_ROUTES = [
     method: 'POST',
     path: '/admin/topics/config',
     access: 'administrator',
-    entry: 'functions/http/topics/update-topics-config.ts',
     grants: { table: 'readWrite' },
   },
 ] as const satisfies readonly CatalogueRoute[];

@@ -46,8 +46,6 @@ export const postTopicKey = (postId: number, topicId: number): ItemKey => ({
   pk: `POST#${postId}`,
   sk: `TOPIC#${pad(topicId)}`,
 });
-/** The topic links of one post. */
-export const postTopicLinks = (postId: number): Partition => tablePartition(`POST#${postId}`, 'TOPIC#');
 /** GSI3 on the link: published feeds carrying a topic (`GET /feeds?topics=`). */
 export const topicPosts = (topicId: number): Partition => indexPartition('GSI3', `TOPIC#${topicId}#POSTS`);
 /** GSI3 on the link: the other feeds carrying a topic (drafts, pending, scheduled); deleting a topic reads both. */
@@ -71,6 +69,9 @@ export const postReactionKey = (postId: number, userId: number): ItemKey => ({
 });
 /** The reactions on one post (deleting the post removes them). */
 export const postReactions = (postId: number): Partition => tablePartition(`POST#${postId}`, 'REACTION#');
+/** GSI1 on a post's reaction: who reacted to a post, newest first (`GET /feeds/{id}/reactions`). */
+export const postReactionsByTime = (postId: number): Partition =>
+  indexPartition('GSI1', `POST#${postId}#REACTIONS`);
 /** One user's reaction on a comment, in the comment's partition. */
 export const commentReactionKey = (commentId: number, userId: number): ItemKey => ({
   pk: `COMMENT#${commentId}`,

@@ -1,4 +1,4 @@
-import { type ItemKey, indexPartition, type Partition, tablePartition } from '../partition.ts';
+import { type ItemKey, indexPartition, type Partition } from '../partition.ts';
 import { type ShardedAggregate, shardedAggregate } from '../sharded-counters.ts';
 import { pad } from './sort.ts';
 
@@ -10,8 +10,6 @@ export const membershipKey = (spaceId: number, userId: number): ItemKey => ({
   pk: `SPACE#${spaceId}`,
   sk: `MEMBER#${pad(userId)}`,
 });
-/** Every membership of a space (any role or status), in user-id order. */
-export const spaceMemberships = (spaceId: number): Partition => tablePartition(`SPACE#${spaceId}`, 'MEMBER#');
 /** GSI1: the spaces a user actively belongs to, in joining order (sparse: active memberships only). */
 export const userMemberships = (userId: number): Partition => indexPartition('GSI1', `USER#${userId}#SPACES`);
 export const membershipJoinSort = (joinedAt: string, spaceId: number): string =>

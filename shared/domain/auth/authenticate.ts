@@ -1,3 +1,4 @@
+import { USERNAME_PATTERN } from '../../vocabulary/profiles.ts';
 import { passwordPepper } from '../../config/pepper.ts';
 import {
   BEARER_TOKEN_PATTERN,
@@ -81,7 +82,7 @@ async function authenticateBasic(header: string, encoded: string): Promise<Authe
   if (separator <= 0) return INVALID;
   const username = normalizeUsername(decoded.slice(0, separator));
   const password = normalizeAppPassword(decoded.slice(separator + 1));
-  if (!/^[a-z0-9_]{3,100}$/.test(username) || password.length === 0 || password.length > 200) return INVALID;
+  if (!USERNAME_PATTERN.test(username) || password.length === 0 || password.length > 200) return INVALID;
 
   const [pepper, foundId] = await Promise.all([
     passwordPepper(),

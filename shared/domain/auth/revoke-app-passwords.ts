@@ -1,4 +1,4 @@
-import { notFound } from '../../errors/app-error.ts';
+import { userNotFound } from '../../errors/app-error.ts';
 import { deleteAppPasswords, findUserIdByUsername, normalizeUsername } from '../users/index.ts';
 
 /**
@@ -8,6 +8,6 @@ import { deleteAppPasswords, findUserIdByUsername, normalizeUsername } from '../
 export async function revokeAppPasswords(login: string): Promise<{ login: string; revoked: number }> {
   const username = normalizeUsername(login);
   const userId = await findUserIdByUsername(username, { consistent: true });
-  if (userId === undefined) throw notFound('user_not_found', `No user with the login "${login}".`);
+  if (userId === undefined) throw userNotFound(`No user with the login "${login}".`);
   return { login: username, revoked: await deleteAppPasswords(userId) };
 }

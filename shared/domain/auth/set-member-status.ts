@@ -1,4 +1,4 @@
-import { notFound } from '../../errors/app-error.ts';
+import { userNotFound } from '../../errors/app-error.ts';
 import { findUserById, findUserIdByUsername, normalizeUsername, setUserStatus } from '../users/index.ts';
 
 export type MemberStatusChange = 'suspended' | 'active';
@@ -16,9 +16,9 @@ export async function setMemberStatus(
   const username = normalizeUsername(login);
   const userId = await findUserIdByUsername(username, { consistent: true });
   const user = userId === undefined ? undefined : await findUserById(userId, { consistent: true });
-  if (!user) throw notFound('user_not_found', `No user with the login "${login}".`);
+  if (!user) throw userNotFound(`No user with the login "${login}".`);
   if (user.status !== status && !(await setUserStatus(user.id, status))) {
-    throw notFound('user_not_found', `No user with the login "${login}".`);
+    throw userNotFound(`No user with the login "${login}".`);
   }
   return { login: username, id: user.id, status, previous: user.status };
 }

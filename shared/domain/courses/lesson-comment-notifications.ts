@@ -1,8 +1,7 @@
 import { logger } from '../../observability/logger.ts';
 import { type Caller, isEnrolled } from '../auth/index.ts';
 import { emitNotification, emitNotifications } from '../notifications/index.ts';
-import { findMembershipsOfUsers } from '../spaces/index.ts';
-import { findUsersByIds, mentionedUserIds } from '../users/index.ts';
+import { mentionRecipients } from '../feeds/index.ts';
 
 /**
  * Notifications of a published lesson comment (decisions.md "Notifications", emission): `new_reply` to the parent
@@ -45,7 +44,7 @@ export async function notifyLessonComment(
         recipientId: comment.parentAuthorId,
       });
     }
-    const recipients = await mentionRecipients(comment.courseId, mentions, notified);
+    const recipients = await courseMentionRecipients(comment.courseId, mentions, notified);
     if (recipients.length > 0) {
       await emitNotifications(recipients, {
         ...event,
@@ -59,32 +58,14 @@ export async function notifyLessonComment(
 }
 
 /** Mentioned users who take part in the course (active members, or its admins), `excluded` left out. */
-async function mentionRecipients(
+const courseMentionRecipients = (
   courseId: number,
   usernames: readonly string[],
   excluded: ReadonlySet<number>,
-): Promise<number[]> {
-  const candidates = await mentionedUserIds(usernames, excluded);
-  if (candidates.length === 0) return [];
-  const [users, memberships] = await Promise.all([
-    findUsersByIds(candidates),
-    findMembershipsOfUsers(courseId, candidates),
-  ]);
-  return candidates.filter((id) => {
-    const user = users.get(id);
-    return (
-      user !== undefined &&
-      user.status === 'active' &&
-      isEnrolled(
-        {
-          id: user.id,
-          username: user.username,
-          hostRole: user.host_role,
-          communityRoles: user.community_roles,
-          status: user.status,
-        },
-        memberships.get(id),
-      )
-    );
-  });
-}
+) =>
+  mentionRecipients(
+    usernames,
+    excluded,
+    courseId,
+    (mentioned, membership) => mentioned.status === 'active' && isEnrolled(mentioned, membership),
+  );

@@ -1,5 +1,5 @@
 import type { Caller } from '../auth/index.ts';
-import { findLikedCommentIds, queryFeedCommentPage, toCommentResponses } from '../feeds/index.ts';
+import { listPostComments } from '../feeds/index.ts';
 import type { CourseCommentPageInput } from './list-course-comments.ts';
 import { loadParticipantLesson } from './lesson-access.ts';
 
@@ -15,22 +15,5 @@ export async function listLessonComments(
   input: CourseCommentPageInput,
 ) {
   const { lesson } = await loadParticipantLesson(caller, courseId, lessonId);
-  const page = await queryFeedCommentPage({
-    postId: lesson.id,
-    page: input.page,
-    perPage: input.per_page,
-    cursor: input.cursor,
-    total: lesson.comments_count,
-  });
-  const liked = await findLikedCommentIds(
-    page.items.map((comment) => comment.id),
-    caller.id,
-  );
-  return {
-    items: await toCommentResponses(page.items, liked),
-    total: lesson.comments_count,
-    page: input.page,
-    perPage: input.per_page,
-    nextCursor: page.nextCursor,
-  };
+  return listPostComments(caller, lesson, input);
 }

@@ -18,11 +18,8 @@ export interface CommentResponse {
   xprofile: AuthorSummary | null;
 }
 
-export const toCommentResponse = (
-  comment: CommentItem,
-  author: UserItem | undefined,
-  liked: boolean,
-): CommentResponse => ({
+/** The fields every comment row shows, whatever list it is in (a feed's, a lesson's, an author's). */
+export const commentRowFields = (comment: CommentItem) => ({
   id: comment.id,
   post_id: comment.post_id,
   parent_id: comment.parent_id,
@@ -32,6 +29,14 @@ export const toCommentResponse = (
   status: comment.status,
   created_at: toIsoDateTime(comment.created_at),
   updated_at: toIsoDateTime(comment.updated_at),
+});
+
+export const toCommentResponse = (
+  comment: CommentItem,
+  author: UserItem | undefined,
+  liked: boolean,
+): CommentResponse => ({
+  ...commentRowFields(comment),
   liked,
   xprofile: toAuthorSummary(author),
 });

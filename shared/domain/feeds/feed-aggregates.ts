@@ -2,7 +2,7 @@ import { CounterDeltas } from '../../db/counters.ts';
 import { feedStats, feedStatusStats, topicFeedStatsKey } from '../../db/keys/feeds.ts';
 import { spacePostCounts } from '../../db/keys/spaces.ts';
 import { userKey, userStatsKey } from '../../db/keys/users.ts';
-import type { ItemKey } from '../../db/partition.ts';
+import { type ItemKey, itemKeyId } from '../../db/partition.ts';
 import { entityShardKeys, shardKey, shardOf } from '../../db/sharded-counters.ts';
 import { isListedFeed, type PostItem, topicSignature } from './post-item.ts';
 
@@ -127,7 +127,7 @@ export function feedAggregateChanges(
   const changes = new Map<string, { key: ItemKey; deltas: CounterDeltas }>();
   const apply = (aggregates: FeedAggregate[], sign: 1 | -1) => {
     for (const aggregate of aggregates) {
-      const id = `${aggregate.key.pk}\u0000${aggregate.key.sk}`;
+      const id = itemKeyId(aggregate.key);
       const change = changes.get(id) ?? { key: aggregate.key, deltas: new CounterDeltas() };
       changes.set(id, change);
       for (const [name, amount] of Object.entries(aggregate.deltas)) change.deltas.add(name, sign * amount);

@@ -1,9 +1,9 @@
 import { logger } from '../../observability/logger.ts';
 import { type Caller, canSeeFeed } from '../auth/index.ts';
 import { emitNotification, emitNotifications, type NotificationEvent } from '../notifications/index.ts';
-import { findMembershipsOfUsers } from '../spaces/index.ts';
-import { findUsersByIds, mentionedUserIds, type UserItem } from '../users/index.ts';
-import { callerOf, feedAccess } from './feed-access.ts';
+import type { UserItem } from '../users/index.ts';
+import { feedAccess } from './feed-access.ts';
+import { mentionRecipients } from './mention-recipients.ts';
 import type { PostItem } from './post-item.ts';
 
 /**
@@ -43,32 +43,17 @@ async function safely(what: string, send: () => Promise<unknown>): Promise<void>
   }
 }
 
-/**
- * The ids of the mentioned users who may see the feed (members of its space when it is members-only; global admins
- * and moderators everywhere), the actor and `excluded` left out.
- */
-async function mentionRecipients(
-  post: PostItem,
-  usernames: readonly string[],
-  excluded: ReadonlySet<number>,
-): Promise<number[]> {
-  const candidates = await mentionedUserIds(usernames, excluded);
-  if (candidates.length === 0) return [];
-  const [users, memberships] = await Promise.all([
-    findUsersByIds(candidates),
-    post.space_id === null ? new Map() : findMembershipsOfUsers(post.space_id, candidates),
-  ]);
-  return candidates.filter((id) => {
-    const user = users.get(id);
-    return user !== undefined && canSeeFeed(callerOf(user), feedAccess(post), memberships.get(id));
-  });
-}
+/** The mentioned users who may see the feed (members of its space when it is members-only; moderators). */
+const feedMentionRecipients = (post: PostItem, usernames: readonly string[], excluded: ReadonlySet<number>) =>
+  mentionRecipients(usernames, excluded, post.space_id, (mentioned, membership) =>
+    canSeeFeed(mentioned, feedAccess(post), membership),
+  );
 
 /** A new published feed: `mention` to the mentioned users who can see it. */
 export function notifyFeedMentions(actor: Actor, post: PostItem, mentions: readonly string[]): Promise<void> {
   if (post.status !== 'published' || mentions.length === 0) return Promise.resolve();
   return safely('feed mentions', async () => {
-    const recipients = await mentionRecipients(post, mentions, new Set([actor.caller.id]));
+    const recipients = await feedMentionRecipients(post, mentions, new Set([actor.caller.id]));
     if (recipients.length === 0) return;
     const name = actorName(actor);
     await emitNotifications(recipients, {
@@ -116,7 +101,7 @@ export function notifyComment(
         recipientId: post.user_id,
       });
     }
-    const mentioned = await mentionRecipients(post, mentions, notified);
+    const mentioned = await feedMentionRecipients(post, mentions, notified);
     if (mentioned.length > 0) {
       await emitNotifications(mentioned, event('mention', `${name} mentioned you in a comment`));
     }

@@ -8,12 +8,13 @@ export { type AuthorCommentPage, type AuthorCommentRow, listAuthorComments } fro
 export * from './post-item.ts';
 export { findPostsByIds } from './feed-repository.ts';
 export { type CommentResponse, toCommentResponse, toCommentResponses } from './comment-mapper.ts';
+export { listPostComments } from './list-comments.ts';
+export { mentionRecipients } from './mention-recipients.ts';
 export {
   commentCreationActions,
   findCommentById,
   findCommentsByIds,
   findLikedCommentIds,
-  queryFeedCommentPage,
   writeCommentActions,
 } from './comment-repository.ts';
 export { feedCommentsAddedAction } from './comments-added-action.ts';

@@ -1,10 +1,9 @@
 import { authorComments } from '../../db/keys/feeds.ts';
 import { queryPage } from '../../db/query-page.ts';
 import { type Caller, canSeeAllFeeds, isOwner } from '../auth/index.ts';
-import { toIsoDateTime } from '../dates.ts';
 import { findActiveMembershipSpaceIds } from '../spaces/index.ts';
 import { type CommentItem, CommentItemSchema } from './comment-item.ts';
-import type { CommentResponse } from './comment-mapper.ts';
+import { type CommentResponse, commentRowFields } from './comment-mapper.ts';
 import { allOf, countersBySpace, statusIs, sumOf, visibleIn, visibleMemberSpaces } from './feed-filters.ts';
 import { type FeedFilter, findPostsByIds, findUserStats } from './feed-repository.ts';
 
@@ -71,15 +70,7 @@ function toRow(
   post: { id: number; title: string; slug: string; space_id: number | null } | undefined,
 ): AuthorCommentRow {
   return {
-    id: comment.id,
-    post_id: comment.post_id,
-    parent_id: comment.parent_id,
-    message: comment.message,
-    message_rendered: comment.message_rendered,
-    reactions_count: comment.reactions_count,
-    status: comment.status,
-    created_at: toIsoDateTime(comment.created_at),
-    updated_at: toIsoDateTime(comment.updated_at),
+    ...commentRowFields(comment),
     post:
       post === undefined
         ? null

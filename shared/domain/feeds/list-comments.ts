@@ -3,8 +3,8 @@ import type { PageResult } from '../../db/query-page.ts';
 import type { Caller } from '../auth/index.ts';
 import { type UserItem, usersByIdsRead } from '../users/index.ts';
 import type { CommentItem } from './comment-item.ts';
-import { type CommentResponse, toCommentResponse } from './comment-mapper.ts';
-import { likedCommentsRead, queryFeedCommentPage } from './comment-repository.ts';
+import { type CommentResponse, toCommentResponse, toCommentResponses } from './comment-mapper.ts';
+import { findLikedCommentIds, likedCommentsRead, queryFeedCommentPage } from './comment-repository.ts';
 import { existingFeed, feedMembershipRead, feedRead, visibleFeed } from './feed-access.ts';
 
 /** The query of `GET /feeds/{id}/comments` as the contract delivers it. */
@@ -85,4 +85,33 @@ export async function listComments(
   ]);
   visibleFeed(caller, feed, membership);
   return answer(page, liked, authors);
+}
+
+/**
+ * One page of a post's published comments for a caller already allowed to see the post (a lesson's, whose access
+ * its course decides), oldest first, with the caller's likes. The total is the post's maintained `comments_count`.
+ */
+export async function listPostComments(
+  caller: Caller,
+  post: { readonly id: number; readonly comments_count: number },
+  input: ListCommentsInput,
+): Promise<CommentPage> {
+  const page = await queryFeedCommentPage({
+    postId: post.id,
+    page: input.page,
+    perPage: input.per_page,
+    cursor: input.cursor,
+    total: post.comments_count,
+  });
+  const liked = await findLikedCommentIds(
+    page.items.map((comment) => comment.id),
+    caller.id,
+  );
+  return {
+    items: await toCommentResponses(page.items, liked),
+    total: post.comments_count,
+    page: input.page,
+    perPage: input.per_page,
+    nextCursor: page.nextCursor,
+  };
 }

@@ -1,4 +1,4 @@
-import { AppError, forbidden, invalidParams } from '../../errors/app-error.ts';
+import { forbidden, invalidParams, userNotFound } from '../../errors/app-error.ts';
 import { type Caller, canSeeAllFeeds, isOwner, isSpaceMember } from '../auth/index.ts';
 import { findActiveMembershipSpaceIds, findMembership, findSpaceById } from '../spaces/index.ts';
 import { findUserIdByUsername } from '../users/index.ts';
@@ -174,7 +174,7 @@ async function findPage(caller: Caller, input: ListFeedsInput): Promise<PostPage
 
 async function resolveUsername(username: string): Promise<number> {
   const userId = await findUserIdByUsername(username);
-  if (userId === undefined) throw new AppError('user_not_found', 404, 'User not found.');
+  if (userId === undefined) throw userNotFound();
   return userId;
 }
 

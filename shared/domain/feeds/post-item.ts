@@ -137,11 +137,6 @@ export function topicSignature(topicIds: readonly number[]): string | undefined 
   return ids.length > 0 ? ids.join('.') : undefined;
 }
 
-/** The topic ids a stored feed is counted under in the topic feed totals (see `topic_signature`). */
-export function countedTopicIds(post: Pick<PostItem, 'topic_signature'>): number[] {
-  return post.topic_signature ? post.topic_signature.split('.').map(Number) : [];
-}
-
 /**
  * The feed ↔ topic link. It lists the feed under the topic's published feeds while the feed is published, under
  * its unlisted feeds otherwise, so `GET /feeds?topics=` reads only published ones and deleting a topic finds all.

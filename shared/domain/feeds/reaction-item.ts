@@ -1,5 +1,7 @@
 import * as v from 'valibot';
-import { commentReactionKey, postReactionKey } from '../../db/keys/feeds.ts';
+import { commentReactionKey, postReactionKey, postReactionsByTime } from '../../db/keys/feeds.ts';
+import { timeSort } from '../../db/keys/sort.ts';
+import { indexEntry } from '../../db/partition.ts';
 import { REACTION_TYPES } from '../../vocabulary/feeds.ts';
 
 export type { ReactionType } from '../../vocabulary/feeds.ts';
@@ -24,8 +26,12 @@ export const reactionKeyOf = (reaction: Pick<ReactionItem, 'object_type' | 'obje
     ? postReactionKey(reaction.object_id, reaction.user_id)
     : commentReactionKey(reaction.object_id, reaction.user_id);
 
+/** A post's reaction also enters the post's newest-first list of reactions; a comment's is listed nowhere. */
 export const storedReaction = (reaction: ReactionItem) => ({
   ...reactionKeyOf(reaction),
+  ...(reaction.object_type === 'post'
+    ? indexEntry(postReactionsByTime(reaction.object_id), timeSort(reaction.created_at, reaction.user_id))
+    : {}),
   entity: 'reaction',
   ...reaction,
 });

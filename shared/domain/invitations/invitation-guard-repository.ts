@@ -1,8 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../db/client.ts';
-import { releaseSendingClaim } from '../../db/claims.ts';
-import { isConditionalCheckFailed } from '../../db/errors.ts';
+import { claimSending, releaseSendingClaim, type SendingClaim } from '../../db/claims.ts';
 import { invitationGuardKey } from '../../db/keys/invitations.ts';
 import { getItem } from '../../db/reads.ts';
 import { type InvitationGuardItem, InvitationGuardItemSchema } from './invitation-item.ts';
@@ -25,44 +21,22 @@ export interface GuardRef {
   readonly email: string;
 }
 
-export type GuardClaim =
-  | { readonly outcome: 'claimed'; readonly claimId: string }
-  /** The invitation exists (`already_invited`). */
-  | { readonly outcome: 'sent' }
-  /** Another request holds a live claim: it is sending the same invitation now. */
-  | { readonly outcome: 'busy' };
+/** `sent`: the invitation exists (`already_invited`); `busy`: another request is sending the same invitation now. */
+export type GuardClaim = SendingClaim;
 
 const keyOf = (guard: GuardRef) => invitationGuardKey(guard.spaceId, guard.inviterId, guard.email);
 
 /** Creates the guard as `sending`, or takes over a `sending` guard whose lease expired. Never takes `sent`. */
-export async function claimInvitationGuard(guard: GuardRef, now = Date.now()): Promise<GuardClaim> {
-  const claimId = randomUUID();
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keyOf(guard),
-        UpdateExpression:
-          'SET entity = :entity, #state = :sending, claim_id = :claim, claimed_until = :until, expires_at_epoch = :ttl',
-        ConditionExpression: 'attribute_not_exists(pk) OR (#state = :sending AND claimed_until < :now)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':entity': 'invitation_guard',
-          ':sending': 'sending',
-          ':claim': claimId,
-          ':until': now + INVITATION_CLAIM_LEASE_MS,
-          ':now': now,
-          ':ttl': Math.floor((now + INVITATION_CLAIM_LEASE_MS) / 1000) + 3600,
-        },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return { outcome: 'claimed', claimId };
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const current = (error as { Item?: Record<string, { S?: string }> }).Item;
-    return current?.state?.S === 'sent' ? { outcome: 'sent' } : { outcome: 'busy' };
-  }
+export function claimInvitationGuard(guard: GuardRef, now = Date.now()): Promise<GuardClaim> {
+  return claimSending(
+    keyOf(guard),
+    {
+      entity: 'invitation_guard',
+      leaseMs: INVITATION_CLAIM_LEASE_MS,
+      expiresAtEpoch: Math.floor((now + INVITATION_CLAIM_LEASE_MS) / 1000) + 3600,
+    },
+    now,
+  );
 }
 
 /** The guard as it is now (strongly consistent), for a request waiting on another's claim. */

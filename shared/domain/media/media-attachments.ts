@@ -1,4 +1,4 @@
-import { AppError, notFound } from '../../errors/app-error.ts';
+import { AppError, notFound, userNotFound } from '../../errors/app-error.ts';
 import type { MediaObjectSource } from '../../vocabulary/media.ts';
 import { type Caller, isOwnerOrModerator, isSpaceMember } from '../auth/index.ts';
 import { findCommentsByIds, findPostsByIds, findVisibleContent } from '../feeds/index.ts';
@@ -34,7 +34,7 @@ export async function resolveAttachment(
       const user = await findUserById(objectId);
       // A profile that is not active is readable by community moderators only (decisions.md).
       if (!user || (user.status !== 'active' && !isOwnerOrModerator(caller, user.id))) {
-        throw notFound('user_not_found', 'User not found.');
+        throw userNotFound();
       }
       return PUBLIC_SCOPE;
     }

@@ -2,19 +2,10 @@ import * as v from 'valibot';
 import { oembedCacheKey } from '../../db/keys/media.ts';
 import { getItem } from '../../db/reads.ts';
 import { putAction, transactWrite } from '../../db/transact.ts';
+import { OEMBED_RECORD_FIELDS } from '../../vocabulary/oembed.ts';
 
 /** A fetched oEmbed record as the API answers it. */
-export const OembedRecordSchema = v.object({
-  type: v.string(),
-  provider_name: v.nullable(v.string()),
-  provider_url: v.nullable(v.string()),
-  title: v.nullable(v.string()),
-  author_name: v.nullable(v.string()),
-  thumbnail_url: v.nullable(v.string()),
-  html: v.nullable(v.string()),
-  width: v.nullable(v.number()),
-  height: v.nullable(v.number()),
-});
+export const OembedRecordSchema = v.object(OEMBED_RECORD_FIELDS);
 export type OembedRecord = v.InferOutput<typeof OembedRecordSchema>;
 
 const CachedSchema = v.object({ record: OembedRecordSchema, expires_at_epoch: v.number() });

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../vocabulary/html-escape.ts';
 import type { NotificationItem } from './notification-item.ts';
 
 /** At most this many notifications are listed in one digest; the rest are counted. */
@@ -8,12 +9,6 @@ export interface DigestMail {
   readonly text: string;
   readonly html: string;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
-  );
 
 /**
  * The digest e-mail of one member: a plain-text part and an HTML part listing the newest unread notifications

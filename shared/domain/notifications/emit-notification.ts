@@ -61,7 +61,8 @@ export async function emitNotifications(
       ...(event.alreadyEmailed ? { already_emailed: true } : {}),
     });
   }
-  if (messages.length === 1) await publish('notify', messages[0]!);
+  const [only, ...others] = messages;
+  if (only && others.length === 0) await publish('notify', only);
   else await publishBatch('notify', messages);
   for (const _ of recipients) businessMetrics.notificationEmitted(event.type);
 }

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
-import { releaseSendingClaim } from '../../db/claims.ts';
+import { claimSending, releaseSendingClaim, type SendingClaim } from '../../db/claims.ts';
 import { isConditionalCheckFailed } from '../../db/errors.ts';
 import { mailDeliveryKey } from '../../db/keys/notifications.ts';
 
@@ -21,45 +20,23 @@ export const MAIL_CLAIM_LEASE_MS = 60_000;
 /** Records outlive any redelivery of the message (SQS retention is at most 14 days; the DLQ keeps its own copy). */
 const RECORD_TTL_SECONDS = 7 * 24 * 60 * 60;
 
-export type MailClaim =
-  | { readonly outcome: 'claimed'; readonly claimId: string }
-  /** Another delivery already sent it. */
-  | { readonly outcome: 'sent' }
-  /** Another delivery holds a live claim: it may still send, or fail and release. */
-  | { readonly outcome: 'busy' };
+/** `sent`: another delivery already sent it; `busy`: another delivery holds a live claim. */
+export type MailClaim = SendingClaim;
 
 /**
  * Claims the right to send: creates the record as `sending`, or takes over a `sending` record whose lease has
  * expired (its sender crashed). Never takes a `sent` record or a live claim.
  */
-export async function claimMailDelivery(dedupeId: string, now = Date.now()): Promise<MailClaim> {
-  const claimId = randomUUID();
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: mailDeliveryKey(dedupeId),
-        UpdateExpression:
-          'SET entity = :entity, #state = :sending, claim_id = :claim, claimed_until = :until, expires_at_epoch = :ttl',
-        ConditionExpression: 'attribute_not_exists(pk) OR (#state = :sending AND claimed_until < :now)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':entity': 'mail_delivery',
-          ':sending': 'sending',
-          ':claim': claimId,
-          ':until': now + MAIL_CLAIM_LEASE_MS,
-          ':now': now,
-          ':ttl': Math.floor(now / 1000) + RECORD_TTL_SECONDS,
-        },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return { outcome: 'claimed', claimId };
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const current = (error as { Item?: Record<string, { S?: string }> }).Item;
-    return current?.state?.S === 'sent' ? { outcome: 'sent' } : { outcome: 'busy' };
-  }
+export function claimMailDelivery(dedupeId: string, now = Date.now()): Promise<MailClaim> {
+  return claimSending(
+    mailDeliveryKey(dedupeId),
+    {
+      entity: 'mail_delivery',
+      leaseMs: MAIL_CLAIM_LEASE_MS,
+      expiresAtEpoch: Math.floor(now / 1000) + RECORD_TTL_SECONDS,
+    },
+    now,
+  );
 }
 
 /**

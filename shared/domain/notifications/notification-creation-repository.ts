@@ -50,8 +50,8 @@ export async function insertRecipientNotifications(
   if (batch.length === 0) return { kind: 'stored' };
   if (batch.length > MAX_NOTIFICATIONS_PER_TRANSACTION)
     throw new Error('Too many notifications for one write');
-  const times = batch.map(({ item }) => item.created_at).sort();
-  const oldest = times[0]!;
+  // The batch is not empty (above), so the fold has a first value.
+  const oldest = batch.map(({ item }) => item.created_at).reduce((a, b) => (b < a ? b : a));
   const counts = new CounterDeltas();
   const actions: TransactAction[] = [];
   for (const { item, eventKey } of batch) {

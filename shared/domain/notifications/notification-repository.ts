@@ -125,7 +125,7 @@ function listSources({ userId, type, isRead, stats }: NotificationListQuery): Pa
 /** Unread for real: created after both watermarks. */
 function unreadFloor(stats: NotificationStats): string | undefined {
   const marks = [stats.readWatermark, stats.deleteWatermark].filter((mark) => mark !== undefined);
-  return marks.length === 0 ? undefined : timeCeiling(marks.sort().at(-1)!);
+  return marks.length === 0 ? undefined : timeCeiling(marks.reduce((a, b) => (b > a ? b : a)));
 }
 
 /** The newest unread notifications of a recipient, at most `limit` (one Query). */

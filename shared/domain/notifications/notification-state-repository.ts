@@ -1,4 +1,5 @@
-import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteItemsInBatches } from '../../db/batch-write.ts';
 import { db, tableName } from '../../db/client.ts';
 import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
 import { isConditionalCheckFailed } from '../../db/errors.ts';
@@ -253,17 +254,6 @@ export async function purgeCovered(
   const items = await queryItems(covered, NotificationItemSchema, { ascending: true, limit: limit + 1 });
   const batch = items.slice(0, limit);
   const keys = batch.flatMap((item) => [notificationKey(item.id), notificationTypeCopyKey(item.id)]);
-  for (let start = 0; start < keys.length; start += 25) {
-    let pending: Record<string, unknown>[] = keys
-      .slice(start, start + 25)
-      .map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
-      const result = await db().send(
-        new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }),
-      );
-      pending = (result.UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
-    }
-  }
+  await deleteItemsInBatches(keys);
   return { purged: batch.length, more: items.length > limit };
 }

@@ -26,6 +26,7 @@ export async function planDigests(message: {
       user_id: userId,
     })),
   );
-  if (more)
-    await publish('digest', { kind: 'plan', frequency: message.frequency, period, after: userIds.at(-1)! });
+  const last = userIds.at(-1);
+  if (more && last !== undefined)
+    await publish('digest', { kind: 'plan', frequency: message.frequency, period, after: last });
 }

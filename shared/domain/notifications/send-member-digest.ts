@@ -44,7 +44,9 @@ export async function sendMemberDigest(message: {
     const stats = await getNotificationStats(userId);
     const unread = await queryUnreadSince(userId, state.lastDigestAt[frequency], stats, READ_LIMIT);
     const wanted = unread.filter((item) => wantsEmail(state.preferences, item.type));
-    if (wanted.length === 0) {
+    // Newest first: the first unread notification is the newest the digest covers.
+    const [newest] = unread;
+    if (wanted.length === 0 || newest === undefined) {
       await finishDigestRun(userId, frequency, period, claimId, { state: 'empty' });
       return 'empty';
     }
@@ -60,7 +62,7 @@ export async function sendMemberDigest(message: {
     const sesMessageId = await sendMail({ to: user.email, ...mail });
     await finishDigestRun(userId, frequency, period, claimId, {
       state: 'sent',
-      newestIncluded: unread[0]!.created_at,
+      newestIncluded: newest.created_at,
       sesMessageId,
     });
     return 'sent';

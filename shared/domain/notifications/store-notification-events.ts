@@ -134,10 +134,8 @@ async function storeForRecipient(recipientId: number, entries: Pending[]): Promi
       if (chunk.length === 0) continue;
       await raiseNewestCreatedAt(
         recipientId,
-        chunk
-          .map((entry) => entry.item.created_at)
-          .sort()
-          .at(-1)!,
+        // Not empty (skipped above), so the fold has a first value.
+        chunk.map((entry) => entry.item.created_at).reduce((a, b) => (b > a ? b : a)),
       );
       const outcome = await insertRecipientNotifications(recipientId, chunk);
       if (outcome.kind === 'stored') {

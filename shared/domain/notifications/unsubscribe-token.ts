@@ -22,11 +22,11 @@ export async function unsubscribeToken(userId: number): Promise<string> {
 /** The member the token names, or undefined when it is not a token this service signed. */
 export async function verifyUnsubscribeToken(token: string): Promise<number | undefined> {
   // User ids have up to 16 digits (time ids, shared/db/ids.ts), always safe integers.
-  const match = /^([1-9]\d{0,15})\.([A-Za-z0-9_-]{43})$/.exec(token);
-  if (!match) return undefined;
-  const userId = Number(match[1]);
+  const [, idText, mac] = /^([1-9]\d{0,15})\.([A-Za-z0-9_-]{43})$/.exec(token) ?? [];
+  if (idText === undefined || mac === undefined) return undefined;
+  const userId = Number(idText);
   if (!Number.isSafeInteger(userId)) return undefined;
   const expected = Buffer.from(await signature(userId));
-  const given = Buffer.from(match[2]!);
+  const given = Buffer.from(mac);
   return expected.length === given.length && timingSafeEqual(expected, given) ? userId : undefined;
 }

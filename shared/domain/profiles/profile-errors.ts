@@ -1,10 +1,15 @@
 import { AppError } from '../../errors/app-error.ts';
+import { USERNAME_MAX_LENGTH } from '../../vocabulary/profiles.ts';
 
 /** The profile errors of the contract ("Errors") and decisions.md ("Users, profiles and roles"). */
-export const userNotFound = () => new AppError('user_not_found', 404, 'User not found.');
+export { userNotFound } from '../../errors/app-error.ts';
 
 export const invalidUsername = () =>
-  new AppError('invalid_username', 400, 'The username may hold only letters, digits, _ and -, at most 100.');
+  new AppError(
+    'invalid_username',
+    400,
+    `The username may hold only letters, digits, _ and -, at most ${USERNAME_MAX_LENGTH}.`,
+  );
 
 export const profileNotActive = () => new AppError('rest_forbidden', 403, 'This profile is not active.');
 

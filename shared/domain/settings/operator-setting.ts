@@ -65,8 +65,11 @@ function resolveNestedGeneralSetting(key: string, rawValue: string): ResolvedSet
     PREFIXED_GROUPS.some(([prefix]) => prefix === parent)
   )
     return undefined;
-  if (!Object.hasOwn(GENERAL_SETTING_SCHEMAS, parent)) return undefined;
-  const schema = (GENERAL_SETTING_SCHEMAS as Record<string, v.GenericSchema>)[parent]!;
+  // Own keys only: `constructor` and the like are no setting.
+  const schema = Object.hasOwn(GENERAL_SETTING_SCHEMAS, parent)
+    ? (GENERAL_SETTING_SCHEMAS as Readonly<Record<string, v.GenericSchema | undefined>>)[parent]
+    : undefined;
+  if (schema === undefined) return undefined;
   for (const candidate of valueCandidates(rawValue)) {
     const result = v.safeParse(schema, { [field]: candidate });
     if (result.success) return { group: 'general', name: parent, value: result.output };

@@ -1,35 +1,17 @@
 import * as v from 'valibot';
+import { GENERAL_SETTING_FIELDS } from '../../vocabulary/general-settings.ts';
 
 /**
  * The operator-settable groups and the type of each key. General keys are the contract's General settings
- * `settings` object (misspellings `acess_level` and `cutsom_auth_url` are the contract's) plus
- * `users_can_register` and `user_registration_enable_url`, which GET /admin/general answers beside `settings` from
- * the same group. Yes/no switches stay the strings
- * `yes`/`no`, as the original platform stores them.
+ * (GENERAL_SETTING_FIELDS, shared with the contract), stricter where an operator's value is checked (`access` takes
+ * no other key, `site_title` and `slug` have limits), plus `users_can_register` and `user_registration_enable_url`,
+ * which GET /admin/general answers beside `settings` from the same group.
  */
-const yesNo = v.picklist(['yes', 'no']);
-
 export const GENERAL_SETTING_SCHEMAS = {
+  ...GENERAL_SETTING_FIELDS,
   access: v.strictObject({ acess_level: v.string() }),
-  auth_content: v.string(),
-  auth_form_type: v.string(),
-  auth_redirect: v.string(),
-  auth_url: v.string(),
-  custom_signup_url: v.string(),
-  cutsom_auth_url: v.string(),
-  disable_global_posts: yesNo,
-  explicit_registration: yesNo,
-  featured_image: v.string(),
-  is_slug_defined: v.boolean(),
-  logo: v.string(),
-  logo_permalink: v.string(),
-  logo_permalink_type: v.string(),
-  notice_html: v.string(),
-  restricted_role_content: v.string(),
   site_title: v.pipe(v.string(), v.maxLength(200)),
   slug: v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,100}$/, 'must be lower-case a-z, 0-9 and -')),
-  use_custom_signup_page: yesNo,
-  white_logo: v.string(),
   users_can_register: v.boolean(),
   user_registration_enable_url: v.string(),
 } as const;

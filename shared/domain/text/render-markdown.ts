@@ -1,4 +1,5 @@
 import markdownIt, { type MarkdownIt, type StateCore } from 'markdown-it';
+import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from '../../vocabulary/profiles.ts';
 
 /**
  * Markdown → the sanitized HTML of every `*_rendered` field (decisions.md "Text"), by markdown-it configured so that
@@ -18,8 +19,14 @@ const LINK_REL = 'nofollow ugc noopener';
 const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 /** A URL scheme: letters, digits, `+`, `-`, `.` before the first `:` (RFC 3986). */
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
-/** `@` + a username (decisions.md: [a-z0-9_], 3..100), not preceded by a word character (e-mail addresses). */
-const MENTION = /(^|[^A-Za-z0-9_@])@([A-Za-z0-9_]{3,100})\b/g;
+/**
+ * `@` + a username (decisions.md: [a-z0-9_] within the username limits), not preceded by a word character (e-mail
+ * addresses).
+ */
+const MENTION = new RegExp(
+  `(^|[^A-Za-z0-9_@])@([A-Za-z0-9_]{${USERNAME_MIN_LENGTH},${USERNAME_MAX_LENGTH}})\\b`,
+  'g',
+);
 
 type RenderEnv = { mentions?: Set<string> } & Record<string, unknown>;
 

@@ -1,5 +1,7 @@
+import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from '../../vocabulary/profiles.ts';
+
 /**
- * Username rules (decisions.md): stored lower-case `[a-z0-9_]`, 3..100 characters, unique. Reserved words can
+ * Username rules (decisions.md): stored lower-case `[a-z0-9_]` (USERNAME_PATTERN), unique. Reserved words can
  * never be usernames, so `/profile/me` is unambiguous and `@everyone` can never name a person.
  */
 export const RESERVED_USERNAMES = new Set([
@@ -12,15 +14,14 @@ export const RESERVED_USERNAMES = new Set([
   'here',
 ]);
 
-export const USERNAME_PATTERN = /^[a-z0-9_]{3,100}$/;
-
-/** A path username is matched case-insensitively; outside `[A-Za-z0-9_-]` or over 100: `invalid_username`. */
-export const PATH_USERNAME_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
+/** A path username outside PATH_USERNAME_PATTERN is `invalid_username`. */
+export { PATH_USERNAME_PATTERN, USERNAME_PATTERN } from '../../vocabulary/profiles.ts';
 
 export const normalizeUsername = (login: string): string => login.trim().toLowerCase();
 
 export function usernameProblem(username: string): string | undefined {
-  if (!USERNAME_PATTERN.test(username)) return 'must be 3 to 100 characters of a-z, 0-9 and _';
+  if (!USERNAME_PATTERN.test(username))
+    return `must be ${USERNAME_MIN_LENGTH} to ${USERNAME_MAX_LENGTH} characters of a-z, 0-9 and _`;
   if (RESERVED_USERNAMES.has(username)) return 'is a reserved word';
   return undefined;
 }

@@ -55,10 +55,13 @@ export async function nextChunkEnd(
     `SELECT ${id} AS id FROM ${from} WHERE ${filter} AND ${id} > ? ORDER BY ${id} LIMIT ?`,
     [afterId, size],
   );
-  if (rows.length === 0) return undefined;
-  const low = Number(rows[0]!.id);
+  const [first] = rows;
+  if (!first) return undefined;
+  const low = Number(first.id);
+  // The first row is always in its own span, so the span's last row exists.
   const inSpan = rows.filter((row) => Number(row.id) < low + maxSpan);
-  return { upTo: Number(inSpan.at(-1)!.id), rows: inSpan.length };
+  const last = inSpan.at(-1) ?? first;
+  return { upTo: Number(last.id), rows: inSpan.length };
 }
 
 const ID_COLUMNS: Record<SourceTable, [table: string, id: string]> = {

@@ -1,9 +1,9 @@
-import { readIdSpace } from './id-spaces.ts';
-import { migratedRows } from './ledger.ts';
+import { readIdSpace } from '../../shared/domain/migrations/id-spaces.ts';
+import { migratedRows } from '../../shared/domain/migrations/ledger.ts';
 
 /**
  * Where migrated source rows are on the platform, for the rows some run has counted: groups → space ids, and root
- * activities → feed ids with their migrated comments → comment ids. Operators' tools and tests use it; the
+ * activities → feed ids with their migrated comments → comment ids. Tests use it; the
  * workers compute the same ids themselves.
  */
 export async function findMigratedSpaces(
