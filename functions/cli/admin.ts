@@ -26,7 +26,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'migrate:start': async () => (await import('./commands/migrate.ts')).migrateStartCommand,
   'migrate:status': async () => (await import('./commands/migrate.ts')).migrateStatusCommand,
   'migrate:resume': async () => (await import('./commands/migrate.ts')).migrateResumeCommand,
+  'storage:upgrade': async () => (await import('./commands/storage-upgrade.ts')).storageUpgradeCommand,
 };
+
+const FLAGS = ['--follow', '--dry-run'];
 
 async function main(commandLine: readonly string[]): Promise<number> {
   // Before or after the command name: it chooses the stack, not an option of the command.
@@ -48,8 +51,8 @@ async function main(commandLine: readonly string[]): Promise<number> {
     process.stdout.write(`${help ? commandHelp(help) : `usage: npm run --silent admin -- ${name} …`}\n`);
     return 0;
   }
-  // `--follow` is this CLI's one flag without a value.
-  const args = parseArgs(rest.map((arg) => (arg === '--follow' ? '--follow=yes' : arg)));
+  // `--follow` and `--dry-run` are this CLI's flags without a value.
+  const args = parseArgs(rest.map((arg) => (FLAGS.includes(arg) ? `${arg}=yes` : arg)));
   loadStackEnvironment(dataDir);
   const output = await (await load())(args);
   process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -19,3 +19,4 @@ export {
 } from './comment-repository.ts';
 export { feedCommentsAddedAction } from './comments-added-action.ts';
 export { messageRewriteAction } from './message-rewrite-action.ts';
+export { type FeedStorageReport, upgradeFeedStorage } from './upgrade-feed-storage.ts';

@@ -14,6 +14,7 @@ export { mentionedUserIds } from './mentioned-users.ts';
 // UserItemSchema: other domains' batched reads name it beside userKey (issue 20); pending userRead (layering test).
 export { type UserItem, UserItemSchema } from './user-item.ts';
 export {
+  everyUserId,
   findGuardHolders,
   findUserById,
   findUserByUsername,

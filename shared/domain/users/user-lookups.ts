@@ -1,4 +1,10 @@
-import { emailGuardKey, userKey, userSearchEntries, usernameGuardKey } from '../../db/keys/users.ts';
+import {
+  emailGuardKey,
+  userKey,
+  userSearchEntries,
+  userSearchKey,
+  usernameGuardKey,
+} from '../../db/keys/users.ts';
 import { itemRead, itemsRead, mapRead } from '../../db/read-together.ts';
 import { batchGetItems, getItem, queryAll } from '../../db/reads.ts';
 import * as v from 'valibot';
@@ -87,5 +93,18 @@ export async function* userIdsByNamePrefix(
 ): AsyncGenerator<number[]> {
   for await (const page of queryAll(userSearchEntries(prefix), SearchEntrySchema, { pageSize })) {
     yield page.map((entry) => entry.user_id);
+  }
+}
+
+const LoginEntrySchema = v.object({ sk: v.string(), user_id: v.pipe(v.number(), v.integer()) });
+
+/**
+ * Every user's id, once each, one search-index page at a time (operator paths that visit every member, such as
+ * `storage:upgrade`; never a request): the login entries of the user search index, which every user has.
+ */
+export async function* everyUserId(pageSize = 200): AsyncGenerator<number[]> {
+  const loginSort = userSearchKey(0, 'login').sk;
+  for await (const page of queryAll(userSearchEntries(), LoginEntrySchema, { pageSize })) {
+    yield page.filter((entry) => entry.sk === loginSort).map((entry) => entry.user_id);
   }
 }

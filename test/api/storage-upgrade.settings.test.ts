@@ -1,0 +1,182 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db, tableName } from '../../shared/db/client.ts';
+import { counterUpdate } from '../../shared/db/counters.ts';
+import { newId } from '../../shared/db/ids.ts';
+import { authorPosts, feedStats, feedStatusStats, postListingKey } from '../../shared/db/keys/feeds.ts';
+import { spacePostCounts } from '../../shared/db/keys/spaces.ts';
+import { topicPostCounts } from '../../shared/db/keys/topics.ts';
+import { indexEntry, indexPartition } from '../../shared/db/partition.ts';
+import { batchGetRawItems } from '../../shared/db/reads.ts';
+import { readShardedTotals, shardKeys } from '../../shared/db/sharded-counters.ts';
+import { transactWrite } from '../../shared/db/transact.ts';
+import { timeSort } from '../../shared/db/keys/sort.ts';
+import {
+  feedAggregates,
+  type PostItem,
+  storedPost,
+  storedPostListing,
+  storedPostTopicLink,
+} from '../../shared/domain/feeds/index.ts';
+import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { cli, cliJson } from '../support/cli.ts';
+import { allFeeds, createSpace, createTopics, postFeed } from '../support/feeds.ts';
+
+/**
+ * `storage:upgrade` (README, "Upgrading a stage's storage") on feeds written as a stage before the listing entries
+ * and spread counters had them: post items carrying their own index keys (author, `SPACE#<s|0>#POSTS`, the single
+ * `FEEDS` timeline partition), no listing entry, and counted only on the former `FEEDS`/`STATS` and `FEEDS#S<n>`
+ * items; the current timeline, status, space and topic shards lost (as on a stage that never had them). After the
+ * command every total the API answers is exact, an old feed deletes, and a second run writes nothing. Runs in the
+ * `api-settings` project (alone): the timeline and status totals are site-wide.
+ */
+let author: TestUser;
+let moderator: TestUser;
+let privateSpace: number;
+let topic: number;
+const old: Record<'global' | 'private' | 'draft', PostItem> = {} as never;
+/** A draft whose listing entry was written before the status lists: no status list key. */
+let unlistedDraft: PostItem;
+
+/** A feed as a stage before listing entries wrote it, with the author and topic counters it kept then. */
+async function writeOldFeed(post: PostItem): Promise<void> {
+  const sort = timeSort(post.created_at, post.id);
+  const listed = post.status === 'published';
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...storedPost(post),
+        ...indexEntry(authorPosts(post.user_id), sort),
+        // The former space and timeline partitions (no key builder names them any more).
+        ...(listed ? indexEntry(indexPartition('GSI2', `SPACE#${post.space_id ?? 0}#POSTS`), sort) : {}),
+        ...(listed ? indexEntry(indexPartition('GSI3', 'FEEDS'), sort) : {}),
+      },
+    }),
+  );
+  for (const topicId of post.topic_ids)
+    await db().send(new PutCommand({ TableName: tableName(), Item: storedPostTopicLink(post, topicId) }));
+  await keepCounters(post);
+}
+
+/** The counters whose layout did not change (the author's, the topic feed totals), as the old stage kept them. */
+async function keepCounters(post: PostItem): Promise<void> {
+  const kept = feedAggregates(post).filter((a) => ['user', 'points', 'topic'].includes(a.kind));
+  await transactWrite(kept.map((a) => counterUpdate(a.key, a.deltas, { setOnCreate: a.identity })));
+}
+
+const feedOf = (id: number, fields: Partial<PostItem>): PostItem => ({
+  id,
+  user_id: author.id,
+  space_id: null,
+  space_visibility: 'public',
+  title: `Old ${id}`,
+  slug: `old-${id}`,
+  message: 'Written by an older stage',
+  message_rendered: '<p>Written by an older stage</p>',
+  type: 'text',
+  status: 'published',
+  topic_ids: [],
+  comments_count: 0,
+  reactions_count: 0,
+  media: [],
+  created_at: new Date(Date.now() - 60_000).toISOString(),
+  updated_at: new Date(Date.now() - 60_000).toISOString(),
+  ...fields,
+});
+
+async function forgetCurrentCounters(): Promise<void> {
+  const keys = [
+    ...Array.from({ length: feedStats().replicas }, (_, r) => shardKeys(feedStats(), r)).flat(),
+    ...shardKeys(feedStatusStats()),
+    ...shardKeys(spacePostCounts(privateSpace)),
+    ...shardKeys(topicPostCounts(topic)),
+  ];
+  for (const key of keys) await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
+  // The former layouts' totals, which the current code no longer reads.
+  for (const pk of ['FEEDS', 'FEEDS#S3'])
+    await db().send(new PutCommand({ TableName: tableName(), Item: { pk, sk: 'STATS', public: 7 } }));
+}
+
+beforeAll(async () => {
+  [author, moderator] = await Promise.all([createTestUser(), createTestUser({ communityRole: 'moderator' })]);
+  privateSpace = await createSpace({ privacy: 'private', members: [[author, 'member']] });
+  [topic] = (await createTopics(1)) as [number];
+  // A feed of the current layout beside the old ones: the recount keeps it.
+  await postFeed(author, { space_id: privateSpace, title: 'current' });
+  old.global = feedOf(newId(), {});
+  old.private = feedOf(newId(), {
+    space_id: privateSpace,
+    space_visibility: 'members',
+    topic_ids: [topic],
+    topic_signature: String(topic),
+  });
+  old.draft = feedOf(newId(), { status: 'draft' });
+  for (const post of Object.values(old)) await writeOldFeed(post);
+  unlistedDraft = feedOf(newId(), { status: 'draft' });
+  const {
+    gsi3pk: _pk,
+    gsi3sk: _sk,
+    ...listing
+  } = storedPostListing(unlistedDraft) as Record<string, unknown>;
+  for (const item of [storedPost(unlistedDraft) as Record<string, unknown>, listing])
+    await db().send(new PutCommand({ TableName: tableName(), Item: item }));
+  await keepCounters(unlistedDraft);
+  await forgetCurrentCounters();
+}, 60_000);
+
+const upgrade = async (...args: string[]) =>
+  cliJson(await cli('storage:upgrade', ...args)) as Record<string, Record<string, number> | boolean>;
+
+/** A list's total and the feeds its pages hold, which must agree. */
+async function listed(as: TestUser, query: Record<string, string | number> = {}) {
+  const all = await allFeeds(as, query);
+  return { total: all.total, ids: all.feeds.map((feed) => feed.id) };
+}
+
+describe('storage:upgrade', () => {
+  it('a dry run reports what it would write and writes nothing', async () => {
+    const report = await upgrade('--dry-run');
+    expect(report).toMatchObject({ dry_run: true, up_to_date: false });
+    expect((report.feed_listings as Record<string, number>).upgraded).toBeGreaterThanOrEqual(3);
+    const listings = await batchGetRawItems([postListingKey(old.global.id)], true);
+    expect(listings).toEqual([]);
+  }, 300_000);
+
+  it('upgrades the old feeds: listing entries, exact totals, and old feeds delete', async () => {
+    const report = await upgrade();
+    expect(report).toMatchObject({ dry_run: false, up_to_date: false });
+    expect((report.feed_listings as Record<string, number>).upgraded).toBeGreaterThanOrEqual(4);
+    expect((report.timeline_totals as Record<string, number>).items_written).toBeGreaterThan(0);
+
+    const timeline = await listed(author);
+    expect(timeline.ids).toEqual(expect.arrayContaining([old.global.id, old.private.id]));
+    expect(timeline.total).toBe(timeline.ids.length);
+    const space = await listed(author, { space_id: privateSpace });
+    expect(space).toEqual({ total: 2, ids: [expect.any(Number), old.private.id] });
+    const drafts = await listed(moderator, { status: 'draft' });
+    expect(drafts.ids).toEqual(expect.arrayContaining([old.draft.id, unlistedDraft.id]));
+    expect(drafts.total).toBe(drafts.ids.length);
+    const [topicCount] = await readShardedTotals([topicPostCounts(topic)], { consistent: true });
+    expect(topicCount?.posts_count).toBe(1);
+
+    for (const post of [...Object.values(old), unlistedDraft]) {
+      const deleted = await api('DELETE', `/feeds/${post.id}`, { as: author });
+      expect(deleted.status, deleted.text).toBe(200);
+    }
+    const after = await listed(author);
+    expect(after.ids).not.toContain(old.global.id);
+    expect(after.total).toBe(timeline.total - 2);
+    expect(after.total).toBe(after.ids.length);
+    expect((await listed(author, { space_id: privateSpace })).total).toBe(1);
+    expect((await listed(moderator, { status: 'draft' })).total).toBe(drafts.total - 2);
+  }, 400_000);
+
+  it('a second run has nothing to do and says so', async () => {
+    const report = await upgrade();
+    expect(report).toMatchObject({ up_to_date: true });
+    for (const kind of ['timeline_totals', 'status_totals', 'space_post_counts', 'topic_post_counts'])
+      expect((report[kind] as Record<string, number>).items_written).toBe(0);
+    expect((report.feed_listings as Record<string, number>).upgraded).toBe(0);
+  }, 300_000);
+});
