@@ -11,7 +11,7 @@ import {
 } from '../../shared/config/local-stack-files.ts';
 import { recoverAbandonedImports } from '../../shared/domain/import/recover-imports.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
-import { findUserIdByUsername } from '../../shared/domain/users/user-repository.ts';
+import { findUserIdByUsername } from '../../shared/domain/users/user-lookups.ts';
 import { ensureLocalAssembly } from './bundled/local-assembly.ts';
 import { startSchedules } from './schedules.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';

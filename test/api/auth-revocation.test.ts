@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { passwordPepper } from '../../shared/config/pepper.ts';
 import { revokeAppPasswords, revokeToken } from '../../shared/domain/auth/index.ts';
-import { generateAppPassword, generateToken, hashSecret } from '../../shared/domain/auth/secret-hash.ts';
-import { addAppPassword, insertToken, setUserStatus } from '../../shared/domain/users/user-repository.ts';
+import { generateAppPassword, generateToken, hashSecret } from '../../shared/domain/users/secret-hash.ts';
+import { setUserStatus } from '../../shared/domain/users/user-access.ts';
+import { addAppPassword, insertToken } from '../../shared/domain/users/user-repository.ts';
 import { type ApiResponse, api, createTestUser } from '../support/api.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { passwordPepper } from '../../shared/config/pepper.ts';
-import { formatAppPassword, generateToken, hashSecret } from '../../shared/domain/auth/secret-hash.ts';
+import { formatAppPassword, generateToken, hashSecret } from '../../shared/domain/users/secret-hash.ts';
 import { insertToken } from '../../shared/domain/users/user-repository.ts';
 import { type ApiResponse, api, createTestUser, type TestUser, uniqueLogin } from '../support/api.ts';
 

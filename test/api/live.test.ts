@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { passwordPepper } from '../../shared/config/pepper.ts';
-import { generateToken, hashSecret } from '../../shared/domain/auth/secret-hash.ts';
+import { generateToken, hashSecret } from '../../shared/domain/users/secret-hash.ts';
 import { putLiveConnection } from '../../shared/domain/live/live-connection-repository.ts';
 import { insertToken } from '../../shared/domain/users/user-repository.ts';
 import { memberLiveConnections } from '../../shared/db/keys/live.ts';

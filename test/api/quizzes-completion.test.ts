@@ -2,7 +2,8 @@ import { waitForNotificationCount, waitForNotifications } from '../support/notif
 import { beforeAll, describe, expect, it } from 'vitest';
 import { completeLesson, findCourseStats, findStudentProgress } from '../../shared/domain/courses/index.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
-import { findQuizStats, statsScopeOf } from '../../shared/domain/quizzes/index.ts';
+import { statsScopeOf } from '../../shared/domain/quizzes/quiz-submission-item.ts';
+import { findQuizStats } from '../../shared/domain/quizzes/quiz-submission-repository.ts';
 import { createTestUser, type TestUser } from '../support/api.ts';
 import {
   expectBareError,

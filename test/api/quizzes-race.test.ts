@@ -5,7 +5,8 @@ import { courseQuizStatsKey, courseStatsKey, lessonQuizStatsKey } from '../../sh
 import { batchGetRawItems } from '../../shared/db/reads.ts';
 import { shardedAggregate, shardKeys } from '../../shared/db/sharded-counters.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
-import { findQuizStats, statsScopeOf } from '../../shared/domain/quizzes/index.ts';
+import { statsScopeOf } from '../../shared/domain/quizzes/quiz-submission-item.ts';
+import { findQuizStats } from '../../shared/domain/quizzes/quiz-submission-repository.ts';
 import { QUIZ_STATS_SHARDS } from '../../shared/domain/quizzes/quiz-submission-item.ts';
 import { createTestUser } from '../support/api.ts';
 import {

@@ -11,7 +11,7 @@ import { counterUpdate } from '../../shared/db/counters.ts';
 import { transactWrite } from '../../shared/db/transact.ts';
 import type { Caller } from '../../shared/domain/auth/index.ts';
 import { findMediaCounters, queryMemberMediaPage } from '../../shared/domain/media/index.ts';
-import { ChunkWrites } from '../../shared/domain/migrations/chunk-writes.ts';
+import { entry, writesOf } from '../../shared/domain/migrations/chunk-plan.ts';
 import { copySourceImages } from '../../shared/domain/migrations/copy-source-images.ts';
 import { showMigrationConfig } from '../../shared/domain/migrations/list-migrations.ts';
 import { s3Uploads } from '../../shared/integrations/buddypress/s3-uploads.ts';
@@ -169,9 +169,10 @@ describe('copySourceImages', () => {
     expect(again.items).toEqual(copied.items);
 
     // The caller's part: put the items, move the counters once; the member's media list then shows them.
-    const writes = new ChunkWrites();
-    for (const item of [...copied.items, ...again.items]) writes.put(item);
-    for (const counter of copied.counters) writes.count(counter.key, counter.deltas, counter.identity);
+    const writes = writesOf([
+      ...[...copied.items, ...again.items].map((item) => entry.put(item)),
+      ...copied.counters.map((counter) => entry.counter(counter.key, counter.deltas, counter.identity)),
+    ]);
     await putItemsInBatches(writes.puts);
     await transactWrite(
       writes.tally

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { passwordPepper } from '../../shared/config/pepper.ts';
-import { generateAppPassword, hashSecret } from '../../shared/domain/auth/secret-hash.ts';
+import { generateAppPassword, hashSecret } from '../../shared/domain/users/secret-hash.ts';
 import { addAppPassword } from '../../shared/domain/users/user-repository.ts';
 import { api } from '../support/api.ts';
 import { cli, cliJson } from '../support/cli.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sourceHtmlToText } from '../../shared/domain/migrations/chunk-context.ts';
+import { sourceHtmlToText } from '../../shared/domain/migrations/chunk-input.ts';
 import { privacyOf } from '../../shared/domain/migrations/migrate-groups.ts';
 import {
   completedMigration,

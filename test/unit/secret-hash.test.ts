@@ -8,7 +8,7 @@ import {
   hashSecret,
   isValidAppPassword,
   normalizeAppPassword,
-} from '../../shared/domain/auth/secret-hash.ts';
+} from '../../shared/domain/users/secret-hash.ts';
 
 /** docs/ARCHITECTURE.md §7: application passwords and tokens, stored only as a keyed hash, compared in constant time. */
 describe('application passwords', () => {

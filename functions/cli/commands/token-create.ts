@@ -1,6 +1,7 @@
 import { passwordPepper } from '../../../shared/config/pepper.ts';
-import { generateToken, hashSecret } from '../../../shared/domain/auth/secret-hash.ts';
-import { findUserIdByUsername, insertToken } from '../../../shared/domain/users/user-repository.ts';
+import { generateToken, hashSecret } from '../../../shared/domain/users/secret-hash.ts';
+import { findUserIdByUsername } from '../../../shared/domain/users/user-lookups.ts';
+import { insertToken } from '../../../shared/domain/users/user-repository.ts';
 import { normalizeUsername } from '../../../shared/domain/users/username.ts';
 import { CliError } from '../cli-error.ts';
 import { assertKnownOptions, type ParsedArgs, requiredOption } from '../parse-args.ts';

@@ -1,17 +1,21 @@
 import { USERNAME_PATTERN } from '../../vocabulary/profiles.ts';
 import { passwordPepper } from '../../config/pepper.ts';
 import {
+  BEARER_TOKEN_PATTERN,
   type CredentialRef,
   findToken,
   findUserById,
   findUserIdByUsername,
   findUserWithCredential,
+  hashSecret,
+  hashesMatch,
   listAppPasswords,
+  normalizeAppPassword,
   normalizeUsername,
   type UserItem,
 } from '../users/index.ts';
 import type { Caller } from './caller.ts';
-import { BEARER_TOKEN_PATTERN, hashSecret, hashesMatch, normalizeAppPassword } from './secret-hash.ts';
+
 import { forgetVerified, recallVerified, rememberVerified } from './verified-credentials.ts';
 
 /**

@@ -6,11 +6,3 @@ export * from './permissions.ts';
 export { revokeAppPasswords } from './revoke-app-passwords.ts';
 export { revokeToken } from './revoke-token.ts';
 export { type MemberStatusChange, setMemberStatus } from './set-member-status.ts';
-export {
-  APP_PASSWORD_LENGTH,
-  formatAppPassword,
-  generateAppPassword,
-  generateToken,
-  hashSecret,
-  isValidAppPassword,
-} from './secret-hash.ts';

@@ -1,6 +1,5 @@
 import { notFound } from '../../errors/app-error.ts';
-import { deleteToken } from '../users/index.ts';
-import { TOKEN_ID_PATTERN } from './secret-hash.ts';
+import { deleteToken, TOKEN_ID_PATTERN } from '../users/index.ts';
 
 /**
  * Revokes one bearer token by its id, the part before the dot (operator CLI `token:revoke`). The token is

@@ -24,7 +24,8 @@ import { isListedFeed, type PostItem, topicSignature } from './post-item.ts';
  *
  * A topic's own `posts_count` belongs to the topics domain and moves through `topicPostsCountAction`.
  */
-export type FeedAggregateKind = 'user' | 'points' | 'space' | 'timeline' | 'status' | 'topic';
+/** `feed`: a feed's own `comments_count`, which a comment moves (comment-aggregates.ts). */
+export type FeedAggregateKind = 'user' | 'points' | 'space' | 'timeline' | 'status' | 'topic' | 'feed';
 
 /** Points a published feed earns its author (README "Profile scores"). */
 export const FEED_POINTS = 5;

@@ -1,6 +1,7 @@
 /** The feeds domain's public surface: what other domains may use (README, import rules). */
 export * from './comment-item.ts';
 export { COMMENT_POINTS, commentCounts, commentPoints } from './comment-repository.ts';
+export { commentAggregates } from './comment-aggregates.ts';
 export { findVisibleContent } from './content-visibility.ts';
 export { FEED_POINTS, type FeedAggregate, feedAggregates } from './feed-aggregates.ts';
 export { type AuthorCommentPage, type AuthorCommentRow, listAuthorComments } from './list-author-comments.ts';
@@ -16,4 +17,6 @@ export {
   findLikedCommentIds,
   writeCommentActions,
 } from './comment-repository.ts';
+export { feedCommentsAddedAction } from './comments-added-action.ts';
+export { messageRewriteAction } from './message-rewrite-action.ts';
 export { type FeedStorageReport, upgradeFeedStorage } from './upgrade-feed-storage.ts';

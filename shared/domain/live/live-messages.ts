@@ -1,5 +1,3 @@
-import type { NotificationResponse } from '../notifications/index.ts';
-
 /**
  * The live channel's messages (README, Live updates). Server → client: `notification`, `unread_count`, `pong`,
  * `closing`, `error`. Client → server: `{"type":"ping"}` only.
@@ -7,7 +5,8 @@ import type { NotificationResponse } from '../notifications/index.ts';
 export type LiveMessage =
   | {
       readonly type: 'notification';
-      readonly notification: NotificationResponse;
+      /** A notification as the list endpoints show it (the notification domain's response; opaque here). */
+      readonly notification: object;
       readonly unread_count: number;
     }
   | { readonly type: 'unread_count'; readonly unread_count: number }

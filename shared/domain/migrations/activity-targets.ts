@@ -1,13 +1,11 @@
-import { commentKey, postKey } from '../../db/keys/feeds.ts';
-import { userKey, userStatsKey } from '../../db/keys/users.ts';
-import { type TransactAction, updateAction } from '../../db/transact.ts';
+import type { TransactAction } from '../../db/transact.ts';
 import type { ActivityRow } from '../../integrations/buddypress/source.ts';
 import { nowIso } from '../dates.ts';
 import {
   type CommentItem,
-  commentCounts,
-  commentPoints,
+  commentAggregates,
   feedAggregates,
+  messageRewriteAction,
   type PostItem,
   storedComment,
   storedPost,
@@ -16,7 +14,8 @@ import {
 import { type SpacePrivacy, spaceVisibility } from '../spaces/index.ts';
 import { renderMarkdown } from '../text/index.ts';
 import { slugify } from '../topics/index.ts';
-import { type ChunkContext, sourceHtmlToText } from './chunk-context.ts';
+import { type ChunkInput, sourceHtmlToText } from './chunk-input.ts';
+import { type ChunkEntry, entry } from './chunk-plan.ts';
 
 /** Where a root activity lands: its feed's id and the space (null: the global feed) with its privacy. */
 export interface FeedPlace {
@@ -30,14 +29,14 @@ export interface FeedPlace {
  * (`feedAggregates`), so profiles, space and timeline totals stay exact. `commentsCount` is the number of this
  * chunk's comments under it (a feed's comments always come in its root's chunk).
  */
-export function writeNewPost(
-  context: ChunkContext,
+export function newPostEntries(
+  context: ChunkInput,
   row: ActivityRow,
   place: FeedPlace,
   userId: number,
   commentsCount: number,
   options: { put: boolean; putListing?: boolean },
-): void {
+): ChunkEntry[] {
   const message = sourceHtmlToText(row.content);
   const createdAt = context.dateOf(row.dateRecorded);
   const post: PostItem = {
@@ -58,20 +57,23 @@ export function writeNewPost(
     created_at: createdAt,
     updated_at: createdAt,
   };
-  if (options.put) context.writes.put(storedPost(post));
-  // The listing entry lists the feed (the post item carries no index keys); a retry puts whichever is missing.
-  if (options.putListing ?? options.put) context.writes.put(storedPostListing(post));
-  for (const aggregate of feedAggregates(post))
-    context.writes.count(aggregate.key, aggregate.deltas, aggregate.identity);
+  return [
+    ...(options.put ? [entry.put(storedPost(post))] : []),
+    // The listing entry lists the feed (the post item carries no index keys); a retry puts whichever is missing.
+    ...((options.putListing ?? options.put) ? [entry.put(storedPostListing(post))] : []),
+    ...feedAggregates(post).map((aggregate) =>
+      entry.counter(aggregate.key, aggregate.deltas, aggregate.identity),
+    ),
+  ];
 }
 
 /** A new comment's put and the aggregates and points it moves, as for a comment posted through the API. */
-export function writeNewComment(
-  context: ChunkContext,
+export function newCommentEntries(
+  context: ChunkInput,
   row: ActivityRow,
   at: { place: FeedPlace; commentId: number; parentId: number | null; userId: number },
   options: { put: boolean },
-): void {
+): ChunkEntry[] {
   const message = sourceHtmlToText(row.content);
   const createdAt = context.dateOf(row.dateRecorded);
   const comment = {
@@ -89,25 +91,15 @@ export function writeNewComment(
     created_at: createdAt,
     updated_at: createdAt,
   } satisfies CommentItem;
-  if (options.put) context.writes.put(storedComment(comment));
-  context.writes.count(userStatsKey(at.userId), commentCounts(comment), {
-    entity: 'user_stats',
-    user_id: at.userId,
-  });
-  const points = commentPoints(comment);
-  if (points > 0) context.writes.count(userKey(at.userId), { total_points: points });
+  return [
+    ...(options.put ? [entry.put(storedComment(comment))] : []),
+    // The feed's `comments_count` is in its put (a new feed) or moves on its own (an earlier run's feed).
+    ...commentAggregates(comment, { onFeed: false }).map((aggregate) =>
+      entry.counter(aggregate.key, aggregate.deltas, aggregate.identity),
+    ),
+  ];
 }
 
 /** skip_existing off: an earlier run's feed or comment gets the source's text; counters and dates stay. */
-export function contentUpdate(kind: 'post' | 'comment', id: number, row: ActivityRow): TransactAction {
-  const message = sourceHtmlToText(row.content);
-  return updateAction(kind === 'post' ? postKey(id) : commentKey(id), {
-    UpdateExpression: 'SET message = :message, message_rendered = :rendered, updated_at = :now',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: {
-      ':message': message,
-      ':rendered': renderMarkdown(message),
-      ':now': nowIso(),
-    },
-  });
-}
+export const contentUpdate = (kind: 'post' | 'comment', id: number, row: ActivityRow): TransactAction =>
+  messageRewriteAction(kind, id, sourceHtmlToText(row.content), nowIso());

@@ -27,8 +27,14 @@ const PLAN_LOST_AFTER_MS = QUEUES.find((queue) => queue.name === 'migrations')!.
  * (planning twice only re-sends chunks, which count once; while the plan may still be running, redeliveries leave
  * it alone, or each would queue every chunk of the phase again). `migrate:resume` does the same on demand.
  */
-export async function advanceIfPhaseDone(source: string, runId: string, phase: RunPhase): Promise<void> {
-  const run = await findRun(source, true);
+export async function advanceIfPhaseDone(
+  source: string,
+  runId: string,
+  phase: RunPhase,
+  /** The run, when the caller read it (consistently) after its last write: saves reading it again. */
+  fresh?: RunItem,
+): Promise<void> {
+  const run = fresh ?? (await findRun(source, true));
   if (!run || run.run_id !== runId || run.status !== 'in_progress') return;
   const phases = phasesOf(run);
   const next = phases[phases.indexOf(phase) + 1];

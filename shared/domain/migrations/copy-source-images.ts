@@ -65,8 +65,8 @@ type Copy = { kind: UploadsImage; item?: MediaItem; problem?: string };
  * them. The objects are written here (at keys of the media id and the file's bytes: a file changed at the source
  * between two deliveries leaves the first copy's objects unreferenced); the table is not touched. The caller must:
  *
- * - put every `items` entry as it is (BatchWriteItem, or `ChunkWrites.put`): a plain idempotent put;
- * - move every `counters` entry once per item it counts: `ChunkWrites.count(key, deltas, identity)`, which the
+ * - put every `items` entry as it is (BatchWriteItem, or a `put` entry of chunk-plan.ts): a plain idempotent put;
+ * - move every `counters` entry once per item it counts: a `counter` entry of chunk-plan.ts, which the
  *   chunk's marker counts exactly once. An item an earlier run already wrote under the same id (see `mediaIds`)
  *   is put again but must not be counted again;
  * - set `avatarUrl` / `coverUrl` on the user (`avatar`, `cover_photo`) or the space (`logo`, `cover_photo`) it

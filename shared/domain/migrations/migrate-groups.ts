@@ -1,12 +1,7 @@
 import * as v from 'valibot';
 import { spaceKey } from '../../db/keys/spaces.ts';
 import { batchGetItems } from '../../db/reads.ts';
-import {
-  putAction,
-  type TransactAction,
-  transactWriteIfConditionsHold,
-  updateAction,
-} from '../../db/transact.ts';
+import { putAction, type TransactAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
 import type { GroupRow } from '../../integrations/buddypress/source.ts';
 import {
   DEFAULT_SPACE_SETTINGS,
@@ -15,11 +10,13 @@ import {
   storedSpace,
   storedSpaceSlugGuard,
   storedSpaceStats,
+  spaceTextRewriteAction,
 } from '../spaces/index.ts';
 import { nowIso } from '../dates.ts';
 import { renderMarkdown } from '../text/index.ts';
 import { slugify } from '../topics/index.ts';
-import { type ChunkContext, sourceHtmlToText } from './chunk-context.ts';
+import { type ChunkInput, sourceHtmlToText } from './chunk-input.ts';
+import { type ChunkEntry, entry } from './chunk-plan.ts';
 import { targetIds } from './id-spaces.ts';
 import { migratedRows } from './ledger.ts';
 import { copyImagesOf } from './source-images.ts';
@@ -42,10 +39,10 @@ const GROUPS_PER_TRANSACTION = 25;
  * run migrated is skipped, or (skip_existing off) its title and description are brought up to date in place. A
  * status other than the three BuddyPress knows is unmappable.
  */
-export async function migrateGroups(context: ChunkContext, rows: readonly GroupRow[]): Promise<void> {
+export async function migrateGroups(context: ChunkInput, rows: readonly GroupRow[]): Promise<ChunkEntry[]> {
   const { run } = context;
   const ids = rows.map((row) => row.id);
-  const [earlier, spaceIds, creators] = await Promise.all([
+  const [earlier, spaceIds, resolved] = await Promise.all([
     migratedRows(run.source, 'group', ids, { exceptRun: run.run_id }).then((found) => found.rows),
     targetIds(run.source, 'space', ids, run.run_id),
     resolveUsers(
@@ -53,24 +50,26 @@ export async function migrateGroups(context: ChunkContext, rows: readonly GroupR
       rows.map((row) => row.creatorId),
     ),
   ]);
+  const creators = resolved.users;
+  const mapped: ChunkEntry[] = [];
   const fresh: SpaceItem[] = [];
   const groupOf = new Map<number, number>();
   const updates: { row: GroupRow; spaceId: number }[] = [];
   for (const row of rows) {
     const privacy = privacyOf(row.status);
-    if (!privacy) context.fail('groups', row.id, `unknown group status "${row.status}"`);
+    if (!privacy) mapped.push(entry.failed('groups', row.id, `unknown group status "${row.status}"`));
     else if (!earlier.has(row.id)) {
       fresh.push(newSpace(context, row, spaceIds.get(row.id)!, privacy, creators.get(row.creatorId) ?? 0));
       groupOf.set(spaceIds.get(row.id)!, row.id);
-      context.created('groups', row.id);
-    } else if (context.skipExisting) context.count('groups', 'skipped');
+      mapped.push(entry.created('groups', row.id));
+    } else if (context.skipExisting) mapped.push(entry.row('groups', 'skipped'));
     else updates.push({ row, spaceId: spaceIds.get(row.id)! });
   }
   // A retry finds the spaces an earlier delivery created: they are this run's, already whole.
   const existing = context.retry ? await existingSpaces(fresh.map((space) => space.id)) : new Set<number>();
   const toCreate = fresh.filter((space) => !existing.has(space.id));
   // A group's images belong to its creator's media, or (creator unknown) to the administrator running the migration.
-  const images = await copyImagesOf(
+  const { images, warnings } = await copyImagesOf(
     context,
     'group',
     toCreate.flatMap((space) => {
@@ -92,18 +91,21 @@ export async function migrateGroups(context: ChunkContext, rows: readonly GroupR
     }),
   );
   const present = await existingSpaces(updates.map(({ spaceId }) => spaceId));
-  for (const { row, spaceId } of updates) {
-    // Deleted on the platform since the earlier run: it stays deleted.
-    if (!present.has(spaceId)) context.count('groups', 'skipped');
-    else {
-      context.writes.update(groupUpdate(row, spaceId));
-      context.count('groups', 'migrated');
-    }
-  }
+  return [
+    ...resolved.warnings,
+    ...mapped,
+    ...warnings,
+    ...updates.flatMap(({ row, spaceId }) =>
+      // Deleted on the platform since the earlier run: it stays deleted.
+      present.has(spaceId)
+        ? [entry.update(groupUpdate(row, spaceId)), entry.row('groups', 'migrated')]
+        : [entry.row('groups', 'skipped')],
+    ),
+  ];
 }
 
 function newSpace(
-  context: ChunkContext,
+  context: ChunkInput,
   row: GroupRow,
   id: number,
   privacy: SpacePrivacy,
@@ -132,13 +134,13 @@ function newSpace(
 }
 
 /** The space, its slug guard and its stats, each created only if absent; `migration_run` names this run. */
-const creationActions = (context: ChunkContext, space: SpaceItem): TransactAction[] => [
+const creationActions = (context: ChunkInput, space: SpaceItem): TransactAction[] => [
   putAction(storedSpaceSlugGuard(space.slug, space.id), { ifAbsent: true }),
   putAction({ ...storedSpace(space), migration_run: context.run.run_id }, { ifAbsent: true }),
   putAction(storedSpaceStats(space.id, { members_count: 0 }), { ifAbsent: true }),
 ];
 
-async function createSpaces(context: ChunkContext, spaces: readonly SpaceItem[]): Promise<void> {
+async function createSpaces(context: ChunkInput, spaces: readonly SpaceItem[]): Promise<void> {
   // One transaction may name a slug guard once: a group repeating a slug of its batch goes on its own.
   const alone: SpaceItem[] = [];
   const batched: SpaceItem[] = [];
@@ -161,7 +163,7 @@ async function createSpaces(context: ChunkContext, spaces: readonly SpaceItem[])
   for (const space of alone) await createSpace(context, space);
 }
 
-async function createSpace(context: ChunkContext, space: SpaceItem): Promise<void> {
+async function createSpace(context: ChunkInput, space: SpaceItem): Promise<void> {
   for (const slug of [space.slug, `${space.slug}-${space.id}`]) {
     const outcome = await transactWriteIfConditionsHold(creationActions(context, { ...space, slug }));
     if (outcome.written) return;
@@ -182,17 +184,13 @@ async function existingSpaces(spaceIds: readonly number[]): Promise<Set<number>>
   return new Set(found.map((space) => space.id));
 }
 
-function groupUpdate(row: GroupRow, spaceId: number): TransactAction {
-  const description = sourceHtmlToText(row.description);
-  return updateAction(spaceKey(spaceId), {
-    UpdateExpression:
-      'SET title = :title, description = :description, description_rendered = :rendered, updated_at = :now',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: {
-      ':title': sourceHtmlToText(row.name) || `Group ${row.id}`,
-      ':description': description,
-      ':rendered': renderMarkdown(description),
-      ':now': nowIso(),
+/** skip_existing off: an earlier run's space gets the group's name and description; the rest stays. */
+const groupUpdate = (row: GroupRow, spaceId: number): TransactAction =>
+  spaceTextRewriteAction(
+    spaceId,
+    {
+      title: sourceHtmlToText(row.name) || `Group ${row.id}`,
+      description: sourceHtmlToText(row.description),
     },
-  });
-}
+    nowIso(),
+  );

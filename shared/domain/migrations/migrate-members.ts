@@ -3,7 +3,8 @@ import { membershipKey, spaceStatsKey } from '../../db/keys/spaces.ts';
 import { batchGetItems } from '../../db/reads.ts';
 import type { MembershipRow } from '../../integrations/buddypress/source.ts';
 import { MembershipItemSchema, type SpaceRole, storedMembership } from '../spaces/index.ts';
-import type { ChunkContext } from './chunk-context.ts';
+import type { ChunkInput } from './chunk-input.ts';
+import { type ChunkEntry, entry } from './chunk-plan.ts';
 import { migratedRows } from './ledger.ts';
 import { DELETED, groupSpaces } from './space-resolver.ts';
 import { resolveUsers } from './user-resolver.ts';
@@ -20,9 +21,12 @@ const ExistingSchema = v.object({ ...MembershipItemSchema.entries, migration_run
  * Reads: the memberships themselves only where one may exist already, that is in a space this run did not create,
  * or on a retry; a first delivery into this run's own spaces writes blind.
  */
-export async function migrateMembers(context: ChunkContext, rows: readonly MembershipRow[]): Promise<void> {
+export async function migrateMembers(
+  context: ChunkInput,
+  rows: readonly MembershipRow[],
+): Promise<ChunkEntry[]> {
   const { run } = context;
-  const [earlier, spaces, users] = await Promise.all([
+  const [earlier, spaces, resolved] = await Promise.all([
     migratedRows(
       run.source,
       'membership',
@@ -38,14 +42,17 @@ export async function migrateMembers(context: ChunkContext, rows: readonly Membe
       rows.map((row) => row.userId),
     ),
   ]);
-  const planned: { row: MembershipRow; spaceId: number; userId: number; blind: boolean }[] = [];
+  const users = resolved.users;
+  const refused: ChunkEntry[] = [];
+  const planned: PlannedMembership[] = [];
   for (const row of rows) {
     const space = spaces.get(row.groupId);
     const userId = users.get(row.userId);
-    if (!space) context.fail('members', row.id, `group ${row.groupId} was not migrated`);
-    else if (space === DELETED) context.count('members', 'skipped');
-    else if (userId === undefined) context.fail('members', row.id, `user ${row.userId} not found`);
-    else if (earlier.has(row.id) && context.skipExisting) context.count('members', 'skipped');
+    if (!space) refused.push(entry.failed('members', row.id, `group ${row.groupId} was not migrated`));
+    else if (space === DELETED) refused.push(entry.row('members', 'skipped'));
+    else if (userId === undefined)
+      refused.push(entry.failed('members', row.id, `user ${row.userId} not found`));
+    else if (earlier.has(row.id) && context.skipExisting) refused.push(entry.row('members', 'skipped'));
     else
       planned.push({
         row,
@@ -54,44 +61,67 @@ export async function migrateMembers(context: ChunkContext, rows: readonly Membe
         blind: !earlier.has(row.id) && !context.retry && space.createdRun === run.run_id,
       });
   }
-  const existing = await existingMemberships(planned.filter((entry) => !entry.blind));
-  for (const { row, spaceId, userId } of planned) {
-    const found = existing.get(`${spaceId}:${userId}`);
-    const role: SpaceRole = row.isAdmin ? 'admin' : row.isMod ? 'moderator' : 'member';
-    if (earlier.has(row.id)) {
-      // skip_existing off: the source's role, on the membership as the platform keeps it now.
-      if (!found) context.count('members', 'skipped');
-      else {
-        context.writes.put({ ...storedMembership({ ...found, role }), migration_run: found.migration_run });
-        context.count('members', 'migrated');
-      }
-      continue;
-    }
-    // The platform's own membership (a member who joined meanwhile) stays as it is. One a migration wrote but
-    // never counted (an earlier delivery of this chunk, or a chunk of an earlier run that ended in the DLQ) is
-    // counted now.
-    if (found && found.migration_run === undefined) {
-      context.count('members', 'skipped');
-      continue;
-    }
-    if (!found)
-      context.writes.put({
-        ...storedMembership({
-          space_id: spaceId,
-          user_id: userId,
-          role,
-          status: 'active',
-          created_at: context.dateOf(row.dateModified),
-        }),
-        migration_run: run.run_id,
-      });
-    context.writes.count(
-      spaceStatsKey(spaceId),
-      { members_count: 1 },
-      { entity: 'space_stats', space_id: spaceId },
-    );
-    context.created('members', row.id);
+  const existing = await existingMemberships(planned.filter((membership) => !membership.blind));
+  return [
+    ...resolved.warnings,
+    ...refused,
+    ...planned.flatMap((membership) =>
+      membershipEntries(
+        context,
+        membership,
+        existing.get(`${membership.spaceId}:${membership.userId}`),
+        earlier,
+      ),
+    ),
+  ];
+}
+
+interface PlannedMembership {
+  readonly row: MembershipRow;
+  readonly spaceId: number;
+  readonly userId: number;
+  /** Written without reading first: a first delivery into a space this run created. */
+  readonly blind: boolean;
+}
+
+/** What one membership that may migrate becomes, given the membership the platform has (if read). */
+function membershipEntries(
+  context: ChunkInput,
+  { row, spaceId, userId }: PlannedMembership,
+  found: v.InferOutput<typeof ExistingSchema> | undefined,
+  earlier: ReadonlySet<number>,
+): ChunkEntry[] {
+  const role: SpaceRole = row.isAdmin ? 'admin' : row.isMod ? 'moderator' : 'member';
+  if (earlier.has(row.id)) {
+    // skip_existing off: the source's role, on the membership as the platform keeps it now.
+    if (!found) return [entry.row('members', 'skipped')];
+    return [
+      entry.put({ ...storedMembership({ ...found, role }), migration_run: found.migration_run }),
+      entry.row('members', 'migrated'),
+    ];
   }
+  // The platform's own membership (a member who joined meanwhile) stays as it is. One a migration wrote but never
+  // counted (an earlier delivery of this chunk, or a chunk of an earlier run that ended in the DLQ) is counted now.
+  if (found && found.migration_run === undefined) return [entry.row('members', 'skipped')];
+  const put = found
+    ? []
+    : [
+        entry.put({
+          ...storedMembership({
+            space_id: spaceId,
+            user_id: userId,
+            role,
+            status: 'active',
+            created_at: context.dateOf(row.dateModified),
+          }),
+          migration_run: context.run.run_id,
+        }),
+      ];
+  return [
+    ...put,
+    entry.counter(spaceStatsKey(spaceId), { members_count: 1 }, { entity: 'space_stats', space_id: spaceId }),
+    entry.created('members', row.id),
+  ];
 }
 
 async function existingMemberships(

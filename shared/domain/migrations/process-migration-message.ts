@@ -4,18 +4,18 @@ import { openBuddypressSource } from '../../integrations/buddypress/connect.ts';
 import type { BuddypressSource } from '../../integrations/buddypress/source.ts';
 import type { MigrationMessage } from '../../messages/index.ts';
 import { advanceIfPhaseDone } from './advance-run.ts';
-import { ChunkContext } from './chunk-context.ts';
+import { ChunkInput } from './chunk-input.ts';
+import { type ChunkEntry, type ChunkPlan, planChunk } from './chunk-plan.ts';
 import { giveUp } from './give-up.ts';
 import { migrateActivities } from './migrate-activities.ts';
 import { migrateGroups } from './migrate-groups.ts';
 import { migrateMembers } from './migrate-members.ts';
 import { planPhase } from './plan-phase.ts';
-import { errorBytesLeft, packChunkErrors } from './run-errors.ts';
-import { chunkKind, type RunItem } from './run-item.ts';
+import type { RunItem } from './run-item.ts';
 import {
   claimChunkAttempt,
   findRun,
-  isChunkRecorded,
+  findRunAndChunk,
   moveFeedComments,
   recordChunk,
 } from './run-repository.ts';
@@ -36,7 +36,11 @@ export async function processMigrationMessage(
   message: MigrationMessage,
   receiveCount: number,
 ): Promise<void> {
-  const run = await findRun(message.source, true);
+  // A chunk's start reads its marker with the run (one round trip); a plan or tally reads the run alone.
+  const { run, recorded } =
+    message.kind === 'chunk'
+      ? await findRunAndChunk(message.source, message.run_id, message.phase, message.chunk)
+      : { run: await findRun(message.source, true), recorded: false };
   if (!run || run.run_id !== message.run_id || run.status !== 'in_progress') return;
   try {
     if (message.kind === 'tally') {
@@ -47,7 +51,7 @@ export async function processMigrationMessage(
     const source = await openBuddypressSource();
     if (message.kind === 'plan') await planPhase(run, source, message.phase);
     else if (!source) throw new Error('The BuddyPress source is not configured.');
-    else await runChunk(run, source, message);
+    else await runChunk(run, source, message, recorded);
   } catch (error) {
     if (receiveCount >= MAX_RECEIVES) await giveUp(run, message, error);
     throw error;
@@ -55,36 +59,44 @@ export async function processMigrationMessage(
 }
 
 /**
- * A chunk, in three steps each safe to repeat: map the rows (reads only), write the targets (idempotent puts at
- * id-space ids, in-place updates of an earlier run's targets), then count the chunk, its errors, its tally and its
- * ledger entries once (recordChunk).
+ * A chunk flows one way: read its rows, map them to values (reads only, but for the users and spaces that must
+ * exist first, created behind their guards), plan the writes and the record as one value, write the targets
+ * (idempotent puts at id-space ids, in-place updates of an earlier run's targets), then record the chunk: its
+ * counts, errors, tally and ledger entries once (recordChunk). Each step is safe to repeat.
  */
-async function runChunk(run: RunItem, source: BuddypressSource, message: ChunkMessage): Promise<void> {
-  if (!(await isChunkRecorded(run, message.phase, message.chunk))) {
+async function runChunk(
+  run: RunItem,
+  source: BuddypressSource,
+  message: ChunkMessage,
+  recorded: boolean,
+): Promise<void> {
+  if (!recorded) {
     const first = await claimChunkAttempt(run, message.phase, message.chunk);
-    const context = new ChunkContext(run, source, message.chunk, !first);
-    await migrateRange(context, message);
-    await putItemsInBatches(context.writes.puts, { parallel: PARALLEL_BATCHES });
-    await updateItemsInParallel(context.writes.updates, { parallel: PARALLEL_BATCHES });
-    for (const [postId, added] of context.writes.feedCommentMoves)
-      await moveFeedComments(run, message.chunk, postId, added);
-    await recordChunk(run, {
-      phase: message.phase,
-      chunkNo: message.chunk,
-      counters: context.counters,
-      errors: packChunkErrors(context.errors, errorBytesLeft(run)),
-      tallies: context.writes.tally.shardItems(run.run_id, chunkKind(message.phase), message.chunk),
-      ledger: context.ledger.entries(run.source, chunkKind(message.phase), run.run_id, message.chunk),
-    });
+    const input = new ChunkInput(run, source, message.chunk, !first);
+    const plan = planChunk(
+      run,
+      { phase: message.phase, chunkNo: message.chunk },
+      await mapRange(input, message),
+    );
+    await writeChunk(run, message.chunk, plan);
+    await recordChunk(run, plan.record);
   }
-  await advanceIfPhaseDone(run.source, run.run_id, message.phase);
+  // A chunk counted already (a redelivery) wrote nothing since the run was read: that read decides.
+  await advanceIfPhaseDone(run.source, run.run_id, message.phase, recorded ? run : undefined);
 }
 
-async function migrateRange(context: ChunkContext, message: ChunkMessage): Promise<void> {
-  const { source } = context;
+async function mapRange(input: ChunkInput, message: ChunkMessage): Promise<ChunkEntry[]> {
+  const { source } = input;
   if (message.phase === 'groups')
-    await migrateGroups(context, await source.groupsInRange(message.after, message.up_to));
-  else if (message.phase === 'members')
-    await migrateMembers(context, await source.membershipsInRange(message.after, message.up_to));
-  else await migrateActivities(context, await source.rootActivitiesInRange(message.after, message.up_to));
+    return migrateGroups(input, await source.groupsInRange(message.after, message.up_to));
+  if (message.phase === 'members')
+    return migrateMembers(input, await source.membershipsInRange(message.after, message.up_to));
+  return migrateActivities(input, await source.rootActivitiesInRange(message.after, message.up_to));
+}
+
+/** The planned writes: puts in parallel batches, then updates, then earlier runs' feeds gaining comments. */
+async function writeChunk(run: RunItem, chunkNo: number, { writes }: ChunkPlan): Promise<void> {
+  await putItemsInBatches(writes.puts, { parallel: PARALLEL_BATCHES });
+  await updateItemsInParallel(writes.updates, { parallel: PARALLEL_BATCHES });
+  for (const [postId, added] of writes.feedComments) await moveFeedComments(run, chunkNo, postId, added);
 }

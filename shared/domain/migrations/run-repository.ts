@@ -1,5 +1,4 @@
-import { getItem } from '../../db/reads.ts';
-import { postKey } from '../../db/keys/feeds.ts';
+import { getItem, getItems } from '../../db/reads.ts';
 import {
   migrationChunkAttemptKey,
   migrationChunkKey,
@@ -17,6 +16,7 @@ import {
 } from '../../db/transact.ts';
 import * as v from 'valibot';
 import type { MigrationItem } from '../../vocabulary/migrations.ts';
+import { feedCommentsAddedAction } from '../feeds/index.ts';
 import {
   chunkKind,
   chunksDoneName,
@@ -49,6 +49,28 @@ export async function insertRunWithLock(run: RunItem): Promise<boolean> {
 
 export const findRun = (source: string, consistent = false): Promise<RunItem | undefined> =>
   getItem(migrationRunKey(source), RunItemSchema, { consistent });
+
+const MarkerSchema = v.object({ run_id: v.string() });
+
+/**
+ * A chunk's start in one round trip: the run (consistent) and whether this chunk of run `runId` is counted already
+ * (its marker), read together in one BatchGetItem.
+ */
+export async function findRunAndChunk(
+  source: string,
+  runId: string,
+  phase: MigrationItem,
+  chunkNo: number,
+): Promise<{ run: RunItem | undefined; recorded: boolean }> {
+  const [run, marker] = await getItems<[RunItem, v.InferOutput<typeof MarkerSchema>]>(
+    [
+      { key: migrationRunKey(source), schema: RunItemSchema },
+      { key: migrationChunkKey(runId, chunkKind(phase), chunkNo), schema: MarkerSchema },
+    ],
+    { consistent: true },
+  );
+  return { run, recorded: marker !== undefined };
+}
 
 export async function isLocked(): Promise<boolean> {
   return (await getItem(migrationLockKey(), v.object({ run_id: v.string() }))) !== undefined;
@@ -162,11 +184,7 @@ export async function moveFeedComments(run: RunItem, chunkNo: number, postId: nu
       },
       { ifAbsent: true },
     ),
-    updateAction(postKey(postId), {
-      UpdateExpression: 'ADD comments_count :added',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':added': added },
-    }),
+    feedCommentsAddedAction(postId, added),
   ]);
 }
 
@@ -218,5 +236,5 @@ export async function finishRun(
 /** Whether a chunk was already counted (its marker exists). */
 export async function isChunkRecorded(run: RunItem, phase: MigrationItem, chunkNo: number): Promise<boolean> {
   const key = migrationChunkKey(run.run_id, chunkKind(phase), chunkNo);
-  return (await getItem(key, v.object({ run_id: v.string() }), { consistent: true })) !== undefined;
+  return (await getItem(key, MarkerSchema, { consistent: true })) !== undefined;
 }

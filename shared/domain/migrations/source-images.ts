@@ -1,7 +1,8 @@
 import { putItemsInBatches } from '../../db/batch-write.ts';
 import type { MigrationIdSpaceName } from '../../db/keys/migrations.ts';
 import { type BuddypressUploads, openBuddypressUploads } from '../../integrations/buddypress/uploads.ts';
-import type { ChunkContext } from './chunk-context.ts';
+import type { ChunkInput } from './chunk-input.ts';
+import { type ChunkEntry, entry } from './chunk-plan.ts';
 import { copySourceImages } from './copy-source-images.ts';
 import { targetIds } from './id-spaces.ts';
 import { Tally } from './tally.ts';
@@ -30,9 +31,7 @@ const ID_SPACES = {
 const PARALLEL_COPIES = 4;
 
 /** Whether the run copies any image: an option on and an uploads location configured. */
-export async function imagesWanted(
-  context: Pick<ChunkContext, 'run'>,
-): Promise<BuddypressUploads | undefined> {
+export async function imagesWanted(context: Pick<ChunkInput, 'run'>): Promise<BuddypressUploads | undefined> {
   const { options } = context.run;
   if (options.migrate_avatars === false && options.migrate_cover_images === false) return undefined;
   return openBuddypressUploads();
@@ -42,18 +41,19 @@ export async function imagesWanted(
  * Copies the avatars and covers of users or spaces this chunk is creating, before their items are written (so an
  * item that exists has its images): media items at id-space ids (the same on every delivery), put here together
  * with the media counters they move, stored as the object's own tally (`user` / `space` and its id, so they are
- * counted once at the run's end whichever delivery created the object). Answers the URLs to set on each object;
- * an image that cannot be copied is reported in the chunk's `errors` and never fails the row.
+ * counted once at the run's end whichever delivery created the object). Answers the URLs to set on each object,
+ * and a warning for each image that cannot be copied (reported in the chunk's `errors`; it never fails the row).
  */
 export async function copyImagesOf(
-  context: ChunkContext,
+  context: ChunkInput,
   owner: 'member' | 'group',
   owners: readonly ImageOwner[],
-): Promise<Map<number, OwnerImages>> {
+): Promise<{ images: Map<number, OwnerImages>; warnings: ChunkEntry[] }> {
   const answer = new Map<number, OwnerImages>();
+  const warnings: ChunkEntry[] = [];
   const uploads = owners.length > 0 ? await imagesWanted(context) : undefined;
-  if (!uploads) return answer;
-  const sourceIds = owners.map((entry) => entry.sourceId);
+  if (!uploads) return { images: answer, warnings };
+  const sourceIds = owners.map((owned) => owned.sourceId);
   const [avatarIds, coverIds] = await Promise.all([
     targetIds(context.run.source, ID_SPACES[owner].avatar, sourceIds, context.run.run_id),
     targetIds(context.run.source, ID_SPACES[owner].cover, sourceIds, context.run.run_id),
@@ -62,18 +62,18 @@ export async function copyImagesOf(
   let next = 0;
   const lane = async () => {
     while (next < owners.length) {
-      const entry = owners[next++]!;
+      const owned = owners[next++]!;
       const copied = await copySourceImages({
         uploads,
         owner,
-        sourceId: entry.sourceId,
+        sourceId: owned.sourceId,
         options: context.run.options,
-        uploaderId: entry.uploaderId,
-        objectId: entry.objectId,
-        mediaIds: { avatar: avatarIds.get(entry.sourceId)!, cover: coverIds.get(entry.sourceId)! },
-        createdAt: entry.createdAt,
+        uploaderId: owned.uploaderId,
+        objectId: owned.objectId,
+        mediaIds: { avatar: avatarIds.get(owned.sourceId)!, cover: coverIds.get(owned.sourceId)! },
+        createdAt: owned.createdAt,
       });
-      answer.set(entry.sourceId, {
+      answer.set(owned.sourceId, {
         ...(copied.avatarUrl ? { avatarUrl: copied.avatarUrl } : {}),
         ...(copied.coverUrl ? { coverUrl: copied.coverUrl } : {}),
       });
@@ -81,17 +81,19 @@ export async function copyImagesOf(
       for (const counter of copied.counters) tally.add(counter.key, counter.deltas, counter.identity);
       writes.push(
         ...copied.items,
-        ...tally.shardItems(context.run.run_id, owner === 'member' ? 'user' : 'space', entry.objectId),
+        ...tally.shardItems(context.run.run_id, owner === 'member' ? 'user' : 'space', owned.objectId),
       );
       for (const problem of copied.problems)
-        context.errors.push({
-          item: owner === 'member' ? 'members' : 'groups',
-          id: String(entry.sourceId),
-          error: problem,
-        });
+        warnings.push(
+          entry.warning({
+            item: owner === 'member' ? 'members' : 'groups',
+            id: String(owned.sourceId),
+            error: problem,
+          }),
+        );
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_COPIES, owners.length) }, lane));
   await putItemsInBatches(writes);
-  return answer;
+  return { images: answer, warnings };
 }

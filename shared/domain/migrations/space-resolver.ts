@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { spaceKey } from '../../db/keys/spaces.ts';
 import { batchGetItems } from '../../db/reads.ts';
 import { SPACE_PRIVACIES, type SpacePrivacy } from '../../vocabulary/spaces.ts';
-import type { ChunkContext } from './chunk-context.ts';
+import type { ChunkInput } from './chunk-input.ts';
 import { targetIds } from './id-spaces.ts';
 import { migratedRows } from './ledger.ts';
 
@@ -31,7 +31,7 @@ let cache: { runId: string; groups: Map<number, GroupSpace | typeof DELETED | nu
  * feeds' visibility follows.
  */
 export async function groupSpaces(
-  context: ChunkContext,
+  context: ChunkInput,
   groupIds: readonly number[],
 ): Promise<Map<number, GroupSpace | typeof DELETED>> {
   if (cache?.runId !== context.run.run_id) cache = { runId: context.run.run_id, groups: new Map() };

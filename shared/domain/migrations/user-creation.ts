@@ -12,7 +12,8 @@ import {
   userItemsBehindGuards,
   usernameProblem,
 } from '../users/index.ts';
-import { type ChunkContext, sourceHtmlToText } from './chunk-context.ts';
+import { type ChunkInput, sourceHtmlToText } from './chunk-input.ts';
+import type { ChunkEntry } from './chunk-plan.ts';
 import { copyImagesOf } from './source-images.ts';
 
 export interface UserCandidate {
@@ -28,7 +29,7 @@ const USERS_PER_TRANSACTION = Math.floor(MAX_TRANSACTION_ACTIONS / 2);
  * user name here) and the e-mail lower-cased (or a placeholder when invalid), the names, the bio, the registration
  * date (`preserve_dates`, else the run's clock). Deterministic: every delivery builds the same item.
  */
-export function migratedUser(context: ChunkContext, row: UserRow, id: number): UserCandidate {
+export function migratedUser(context: ChunkInput, row: UserRow, id: number): UserCandidate {
   const login = normalizeUsername(row.login);
   const username = usernameProblem(login) ? `bp_user_${row.id}` : login;
   const email = row.email.trim().toLowerCase();
@@ -58,13 +59,13 @@ export function migratedUser(context: ChunkContext, row: UserRow, id: number): U
  * Takes the login and e-mail guards of as many candidates as it can, 50 users per transaction (a transaction
  * cancelled by some candidates' guards is tried again without them), then writes the users' items behind their
  * guards in batches. Answers the users created and those refused (a guard held already: by the platform user they
- * are, or by themselves after an earlier delivery). Two candidates sharing a login or an e-mail never go in one
+ * are, or by themselves after an earlier delivery), and the warnings of their images. Two candidates sharing a login or an e-mail never go in one
  * transaction (it would name one item twice): the second waits for a later one and is refused there.
  */
 export async function createUsersBehindGuards(
-  context: ChunkContext,
+  context: ChunkInput,
   candidates: readonly UserCandidate[],
-): Promise<{ created: UserCandidate[]; refused: UserCandidate[] }> {
+): Promise<{ created: UserCandidate[]; refused: UserCandidate[]; warnings: ChunkEntry[] }> {
   const created: UserCandidate[] = [];
   const refused: UserCandidate[] = [];
   let pending = [...candidates];
@@ -91,20 +92,20 @@ export async function createUsersBehindGuards(
     }
     pending = later;
   }
-  await writeUsersBehindGuards(context, created);
-  return { created, refused };
+  const warnings = await writeUsersBehindGuards(context, created);
+  return { created, refused, warnings };
 }
 
 /**
  * The rest of users whose guards are held: their avatar and cover copied (when the run copies images), then their
  * search entries, then their user items, all plain idempotent puts. The user item goes last: its existence is
- * what says the user is whole (user-resolver.ts).
+ * what says the user is whole (user-resolver.ts). Answers the warnings of the images not copied.
  */
 export async function writeUsersBehindGuards(
-  context: ChunkContext,
+  context: ChunkInput,
   candidates: readonly UserCandidate[],
-): Promise<void> {
-  const images = await copyImagesOf(
+): Promise<ChunkEntry[]> {
+  const { images, warnings } = await copyImagesOf(
     context,
     'member',
     candidates.map(({ row, user }) => ({
@@ -124,4 +125,5 @@ export async function writeUsersBehindGuards(
   });
   await putItemsInBatches(parts.flatMap((part) => part.searchEntries));
   await putItemsInBatches(parts.map((part) => part.user));
+  return warnings;
 }

@@ -4,7 +4,8 @@ import { migrationUserMapKey } from '../../db/keys/migrations.ts';
 import { userKey } from '../../db/keys/users.ts';
 import { batchGetItems } from '../../db/reads.ts';
 import { findGuardHolders } from '../users/index.ts';
-import type { ChunkContext } from './chunk-context.ts';
+import type { ChunkInput } from './chunk-input.ts';
+import type { ChunkEntry } from './chunk-plan.ts';
 import {
   createUsersBehindGuards,
   migratedUser,
@@ -28,21 +29,22 @@ let cache: { runId: string; users: Map<number, Promise<number | null>> } | undef
  * The platform user behind each source user id (absent from the answer: the source has no such user), creating
  * the missing ones: a side effect of migrating their memberships or content, never counted. A migrated user keeps
  * the login and e-mail, and gets no password or token (the operator CLI gives them). A source user whose e-mail or
- * login is already taken on the platform is that person: it is mapped onto the existing user.
+ * login is already taken on the platform is that person: it is mapped onto the existing user. The warnings are
+ * those of the users this call created (images not copied), for its chunk to report.
  */
 export async function resolveUsers(
-  context: ChunkContext,
+  context: ChunkInput,
   sourceIds: readonly number[],
-): Promise<Map<number, number>> {
+): Promise<{ users: Map<number, number>; warnings: ChunkEntry[] }> {
   if (cache?.runId !== context.run.run_id) cache = { runId: context.run.run_id, users: new Map() };
   const { users } = cache;
   const fresh = [...new Set(sourceIds)].filter((id) => !users.has(id));
-  if (fresh.length > 0) {
-    const work = resolveFresh(context, fresh);
+  const work = fresh.length > 0 ? resolveFresh(context, fresh) : undefined;
+  if (work) {
     for (const id of fresh)
       users.set(
         id,
-        work.then((answer) => answer.get(id) ?? null),
+        work.then(({ answer }) => answer.get(id) ?? null),
       );
     // A failed resolution is forgotten, so the next chunk (or this one's redelivery) tries again.
     work.catch(() => {
@@ -54,7 +56,7 @@ export async function resolveUsers(
     const target = await users.get(id)!;
     if (target !== null) answer.set(id, target);
   }
-  return answer;
+  return { users: answer, warnings: work ? (await work).warnings : [] };
 }
 
 /**
@@ -63,7 +65,10 @@ export async function resolveUsers(
  * Ids of a segment this run reserved cannot have been resolved by an earlier run: they are not read, and one this
  * run resolved already (in another process) is recognised when its guards turn out to be held (`placeUsers`).
  */
-async function resolveFresh(context: ChunkContext, ids: readonly number[]): Promise<Map<number, number>> {
+async function resolveFresh(
+  context: ChunkInput,
+  ids: readonly number[],
+): Promise<{ answer: Map<number, number>; warnings: ChunkEntry[] }> {
   const { source, run_id: runId } = context.run;
   const space = await idSpaceCovering(source, 'user', ids, runId);
   const own = new Map(ids.map((id) => [id, space.targetOf(id)!]));
@@ -84,9 +89,9 @@ async function resolveFresh(context: ChunkContext, ids: readonly number[]): Prom
     else if (found.has(userKey(own.get(id)!).pk)) answer.set(id, own.get(id)!);
   }
   const missing = ids.filter((id) => !answer.has(id));
-  if (missing.length === 0) return answer;
+  if (missing.length === 0) return { answer, warnings: [] };
   const rows = await context.source.usersByIds(missing);
-  const placed = await placeUsers(
+  const { placed, warnings } = await placeUsers(
     context,
     rows.map((row) => migratedUser(context, row, own.get(row.id)!)),
   );
@@ -102,7 +107,7 @@ async function resolveFresh(context: ChunkContext, ids: readonly number[]): Prom
       })),
   );
   for (const [sourceId, targetId] of placed) answer.set(sourceId, targetId);
-  return answer;
+  return { answer, warnings };
 }
 
 /**
@@ -112,14 +117,14 @@ async function resolveFresh(context: ChunkContext, ids: readonly number[]): Prom
  * moved onto the user item are never overwritten.
  */
 async function placeUsers(
-  context: ChunkContext,
+  context: ChunkInput,
   candidates: readonly UserCandidate[],
   attempt = 0,
-): Promise<Map<number, number>> {
+): Promise<{ placed: Map<number, number>; warnings: ChunkEntry[] }> {
   const placed = new Map<number, number>();
-  const { created, refused } = await createUsersBehindGuards(context, candidates);
+  const { created, refused, warnings } = await createUsersBehindGuards(context, candidates);
   for (const { row, user } of created) placed.set(row.id, user.id);
-  if (refused.length === 0) return placed;
+  if (refused.length === 0) return { placed, warnings };
   const holders = await findGuardHolders(
     refused.map(({ user }) => user.username),
     refused.map(({ user }) => user.email),
@@ -148,15 +153,16 @@ async function placeUsers(
         )
       ).map((user) => user.id),
     );
-    await writeUsersBehindGuards(
+    const rewritten = await writeUsersBehindGuards(
       context,
       ours.filter(({ user }) => !existing.has(user.id)),
     );
+    warnings.push(...rewritten);
   }
-  if (retry.length > 0) {
-    if (attempt >= 3)
-      throw new Error(`source users ${retry.map(({ row }) => row.id).join(', ')}: guards keep changing`);
-    for (const [id, target] of await placeUsers(context, retry, attempt + 1)) placed.set(id, target);
-  }
-  return placed;
+  if (retry.length === 0) return { placed, warnings };
+  if (attempt >= 3)
+    throw new Error(`source users ${retry.map(({ row }) => row.id).join(', ')}: guards keep changing`);
+  const again = await placeUsers(context, retry, attempt + 1);
+  for (const [id, target] of again.placed) placed.set(id, target);
+  return { placed, warnings: [...warnings, ...again.warnings] };
 }

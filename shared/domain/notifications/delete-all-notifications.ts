@@ -1,5 +1,5 @@
 import type { Caller } from '../auth/index.ts';
-import { announceUnreadCount, storedUnreadCount } from '../live/index.ts';
+import { announceUnreadCount, storedUnreadCount } from './live-announcements.ts';
 import { deleteAllInBulk } from './notification-state-repository.ts';
 import { requestTidying } from './request-tidying.ts';
 

@@ -8,17 +8,10 @@ export {
   type NotificationEmission,
   type NotificationEvent,
 } from './emit-notification.ts';
-export {
-  type NotificationItem,
-  type NotificationStats,
-  type NotificationType,
-  notificationCounts,
-  storedNotification,
-  storedNotificationTypeCopy,
-} from './notification-item.ts';
+export type { NotificationItem, NotificationStats, NotificationType } from './notification-item.ts';
 export {
   findNotificationStatsOfUsers,
-  getNotificationStats,
-  raiseNewestCreatedAt,
-} from './notification-repository.ts';
-export { type NotificationResponse, toNotificationResponses } from './notification-mapper.ts';
+  importedNotification,
+  newRecipientStats,
+  raiseRecipientsNewest,
+} from './notification-import.ts';

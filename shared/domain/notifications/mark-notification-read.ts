@@ -1,5 +1,5 @@
 import type { Caller } from '../auth/index.ts';
-import { announceUnreadCount, storedUnreadCount } from '../live/index.ts';
+import { announceUnreadCount, storedUnreadCount } from './live-announcements.ts';
 import { nowIso, toIsoDateTime } from '../dates.ts';
 import { loadOwnNotification, MAX_ATTEMPTS } from './load-own-notification.ts';
 import { withBulkState } from './notification-item.ts';

@@ -1,4 +1,3 @@
-import * as v from 'valibot';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
 import { isConditionalCheckFailed } from '../../db/errors.ts';
@@ -14,7 +13,7 @@ import { timeCeiling } from '../../db/keys/sort.ts';
 import { queryMergedPage } from '../../db/merged-page.ts';
 import { type Partition, withSortRange } from '../../db/partition.ts';
 import type { PageResult } from '../../db/query-page.ts';
-import { batchGetItems, getItem, parseItem, queryItems } from '../../db/reads.ts';
+import { getItem, queryItems } from '../../db/reads.ts';
 import {
   EMPTY_NOTIFICATION_STATS,
   type NotificationItem,
@@ -44,23 +43,6 @@ export async function getNotificationStats(userId: number): Promise<Notification
     EMPTY_NOTIFICATION_STATS
   );
 }
-
-/** Several recipients' stats in one BatchGetItem (recipients without any are absent from the map). */
-export async function findNotificationStatsOfUsers(
-  userIds: readonly number[],
-): Promise<Map<number, NotificationStats>> {
-  const unique = [...new Set(userIds)];
-  if (unique.length === 0) return new Map();
-  const items = await batchGetItems(unique.map(notificationStatsKey), StatsWithOwnerSchema, {
-    consistent: true,
-  });
-  return new Map(items.map(({ pk, stats }) => [Number(pk.slice('USER#'.length)), stats]));
-}
-
-const StatsWithOwnerSchema = v.pipe(
-  v.looseObject({ pk: v.string() }),
-  v.transform((raw) => ({ pk: raw.pk, stats: parseItem(NotificationStatsItemSchema, raw) })),
-);
 
 /**
  * Raises a recipient's newest creation time to at least `createdAt` (never lowers it): the import does it before

@@ -1,7 +1,7 @@
 import { publishBatch } from '../../integrations/queue-publisher.ts';
 import type { MailMessage } from '../../messages/index.ts';
 import { appLink } from '../app-link.ts';
-import { announceStoredNotifications, storedUnreadCount } from '../live/index.ts';
+import { announceStoredNotifications, storedUnreadCount } from './live-announcements.ts';
 import { findUsersByIds } from '../users/index.ts';
 import type { NotificationItem } from './notification-item.ts';
 import { wantsEmail } from './notification-preferences.ts';

@@ -1,7 +1,7 @@
-import { userKey, userSearchKey } from '../../db/keys/users.ts';
+import { userKey } from '../../db/keys/users.ts';
 import { getItems } from '../../db/reads.ts';
-import { putAction, transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
-import { findUserById, storedSearchEntries, type UserItem, UserItemSchema } from '../users/index.ts';
+import { transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
+import { findUserById, type UserItem, UserItemSchema, userRenameActions } from '../users/index.ts';
 
 /**
  * Profiles, one function per access pattern (ACCESS_PATTERNS.md, "Profiles"): a member's user item (profile
@@ -79,11 +79,7 @@ export async function updateProfileFields(
   });
   // A new display name re-lists the user under it in the space user search (its `name` entry), in the same TWI.
   const renamed = fields.display_name !== undefined && fields.display_name !== user.display_name;
-  const nameEntry = renamed
-    ? storedSearchEntries({ ...user, display_name: fields.display_name ?? user.display_name }).find(
-        (entry) => entry.sk === userSearchKey(userId, 'name').sk,
-      )
-    : undefined;
+  const renameActions = renamed ? userRenameActions(user, fields.display_name ?? user.display_name) : [];
   const outcome = await transactWriteIfConditionsHold([
     updateAction(userKey(userId), {
       UpdateExpression: `SET ${sets.join(', ')}`,
@@ -91,7 +87,7 @@ export async function updateProfileFields(
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     }),
-    ...(nameEntry === undefined ? [] : [putAction(nameEntry)]),
+    ...renameActions,
   ]);
   return outcome.written;
 }

@@ -3,5 +3,4 @@
  * belong to the courses domain.
  */
 export { type QuizStatistics, statisticsFor } from './quiz-statistics.ts';
-export { findQuizStats } from './quiz-submission-repository.ts';
-export { type QuizStats, type QuizSubmission, statsScopeOf } from './quiz-submission-item.ts';
+export type { QuizStats, QuizSubmission } from './quiz-submission-item.ts';

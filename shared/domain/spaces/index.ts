@@ -16,3 +16,4 @@ export {
   spacesWithStatsAndMembershipsRead,
 } from './space-repository.ts';
 export { type SpaceCore, type SpaceSummary, toSpaceCore, toSpaceSummary } from './space-mapper.ts';
+export { spaceTextRewriteAction } from './space-text-rewrite-action.ts';

@@ -1,17 +1,10 @@
 import { passwordPepper } from '../../config/pepper.ts';
 import { withFreshId } from '../../db/ids.ts';
 import { AppError } from '../../errors/app-error.ts';
-import {
-  type CommunityRole,
-  formatAppPassword,
-  generateAppPassword,
-  hashSecret,
-  type HostRole,
-  isValidAppPassword,
-  type ProfileStatus,
-} from '../auth/index.ts';
+import type { CommunityRole, HostRole, ProfileStatus } from '../../vocabulary/roles.ts';
 import { nowIso } from '../dates.ts';
 import type { UserItem } from './user-item.ts';
+import { formatAppPassword, generateAppPassword, hashSecret, isValidAppPassword } from './secret-hash.ts';
 import { insertUser } from './user-repository.ts';
 import { isValidEmail, normalizeUsername, usernameProblem } from './username.ts';
 

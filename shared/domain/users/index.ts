@@ -1,4 +1,7 @@
-/** The users domain's public surface: what other domains may use (README, import rules). */
+/**
+ * The users domain's public surface: what other domains may use (README, import rules). Use cases, read models and
+ * the write actions others compose; never its repository or stored-item schemas (test/unit/layering.test.ts).
+ */
 export { buildUserItem, type CreatedUser, createUser, type NewUser, validateNewUser } from './create-user.ts';
 export { type HostUserSummary, toHostUserSummary } from './host-user-summary.ts';
 export {
@@ -8,26 +11,43 @@ export {
   toMemberTimestamps,
 } from './member-summary.ts';
 export { mentionedUserIds } from './mentioned-users.ts';
-export { storedSearchEntries, type UserItem, UserItemSchema } from './user-item.ts';
+// UserItemSchema: other domains' batched reads name it beside userKey (issue 20); pending userRead (layering test).
+export { type UserItem, UserItemSchema } from './user-item.ts';
 export {
-  type CredentialRef,
-  deleteAppPasswords,
-  deleteToken,
+  everyUserId,
   findGuardHolders,
   findUserById,
   findUserByUsername,
   findUserIdByEmail,
   findUserIdByUsername,
-  findToken,
   findUsersByIds,
+  userIdsByNamePrefix,
+  userRead,
+  usersByIdsRead,
+} from './user-lookups.ts';
+export {
+  type CredentialRef,
+  deleteAppPasswords,
+  deleteToken,
+  findToken,
   findUserWithCredential,
   listAppPasswords,
   setUserStatus,
+} from './user-access.ts';
+export {
   userCreationActions,
   userGuardActions,
   userItemsBehindGuards,
-  userRead,
-  usersByIdsRead,
-} from './user-repository.ts';
-export { everyUserId, userIdsByNamePrefix } from './user-search-repository.ts';
+  userRenameActions,
+} from './user-write-actions.ts';
+export {
+  BEARER_TOKEN_PATTERN,
+  formatAppPassword,
+  generateAppPassword,
+  generateToken,
+  hashSecret,
+  hashesMatch,
+  normalizeAppPassword,
+  TOKEN_ID_PATTERN,
+} from './secret-hash.ts';
 export { isValidEmail, normalizeUsername, PATH_USERNAME_PATTERN, usernameProblem } from './username.ts';

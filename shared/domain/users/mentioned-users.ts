@@ -1,4 +1,4 @@
-import { findUserIdByUsername } from './user-repository.ts';
+import { findUserIdByUsername } from './user-lookups.ts';
 
 /** At most this many `@mentions` of one text are resolved (and notified): a long list is not a fan-out lever. */
 const MAX_MENTIONS = 20;

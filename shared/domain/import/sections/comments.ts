@@ -1,7 +1,5 @@
-import { postKey } from '../../../db/keys/feeds.ts';
 import { spaceStatsKey } from '../../../db/keys/spaces.ts';
-import { userKey, userStatsKey } from '../../../db/keys/users.ts';
-import { type CommentItem, commentCounts, commentPoints, storedComment } from '../../feeds/index.ts';
+import { type CommentItem, commentAggregates, storedComment } from '../../feeds/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
 import { ImportError, itemName } from '../import-error.ts';
 import type { PlannedCount } from '../import-plan.ts';
@@ -113,14 +111,8 @@ export function planComment(
   context.comments.set(item.id, item);
   const counts: PlannedCount[] = [];
   if (comment.status === 'published') {
-    counts.push(
-      { key: postKey(comment.postId), deltas: { comments_count: 1 } },
-      // The author's counters and points exactly as the comment write path moves them.
-      { key: userStatsKey(comment.userId), deltas: commentCounts(item) },
-      ...(commentPoints(item) > 0
-        ? [{ key: userKey(comment.userId), deltas: { total_points: commentPoints(item) } }]
-        : []),
-    );
+    // The feed's count, the author's counters and points exactly as the comment write path moves them.
+    counts.push(...commentAggregates(item, { onFeed: true }).map(({ key, deltas }) => ({ key, deltas })));
   }
   if (courseId !== null)
     counts.push({ key: spaceStatsKey(courseId), deltas: { [`lesson_comments_${comment.status}`]: 1 } });

@@ -1,12 +1,10 @@
-import { notificationStatsKey } from '../../../db/keys/notifications.ts';
 import {
   findNotificationStatsOfUsers,
+  importedNotification,
   type NotificationItem,
   type NotificationStats,
-  notificationCounts,
-  raiseNewestCreatedAt,
-  storedNotification,
-  storedNotificationTypeCopy,
+  newRecipientStats,
+  raiseRecipientsNewest,
 } from '../../notifications/index.ts';
 import { ImportError, itemName } from '../import-error.ts';
 import { NOTIFICATION_OBJECT_TYPES } from '../import-schema.ts';
@@ -32,8 +30,8 @@ const objectKind = (objectType: string): RefKind | undefined =>
 type Recipients = Map<number, NotificationStats | null>;
 
 /**
- * `notifications`: stored as they are (no e-mail), laid out by the notifications domain (the item, its type copy)
- * and counted on the recipient's stats with `notificationCounts`, in the same transaction. A rollback deletes one
+ * `notifications`: stored as they are (no e-mail), laid out and counted on the recipient's stats by the
+ * notifications domain (`importedNotification`), in the same transaction. A rollback deletes one
  * only while its read state is as imported, since marking it read moved the counters.
  *
  * Bulk actions cover "everything up to the recipient's newest creation time", so the import keeps that time at
@@ -76,7 +74,7 @@ export const notificationsSection = defineSection({
       const createdAt = notification.created_at ?? now;
       if ((newest.get(userId) ?? '') < createdAt) newest.set(userId, createdAt);
     }
-    await Promise.all([...newest].map(([userId, createdAt]) => raiseNewestCreatedAt(userId, createdAt)));
+    await raiseRecipientsNewest(newest);
     return new Map(recipients.map((userId) => [userId, stats.get(userId) ?? null]));
   },
 
@@ -121,23 +119,11 @@ export const notificationsSection = defineSection({
       } else {
         const seen = newestOfNewUser.get(item.user_id);
         if (seen === undefined || createdAt > seen) newestOfNewUser.set(item.user_id, createdAt);
-        context.plan.aggregate(notificationStatsKey(item.user_id), {
-          entity: 'notification_stats',
-          user_id: item.user_id,
-          newest_created_at: newestOfNewUser.get(item.user_id),
-        });
+        const stats = newRecipientStats(item.user_id, newestOfNewUser.get(item.user_id));
+        context.plan.aggregate(stats.key, stats.base);
       }
-      context.plan.unit(
-        label,
-        [{ item: storedNotification(item), unchanged: ['is_read'] }, storedNotificationTypeCopy(item)],
-        [
-          {
-            key: notificationStatsKey(item.user_id),
-            deltas: notificationCounts(item),
-            ...(condition ? { condition } : {}),
-          },
-        ],
-      );
+      const stored = importedNotification(item);
+      context.plan.unit(label, stored.puts, [{ ...stored.stats, ...(condition ? { condition } : {}) }]);
       return id;
     });
   },

@@ -1,9 +1,14 @@
 import { passwordPepper } from '../../../config/pepper.ts';
 import { emailGuardKey, userStatsKey, usernameGuardKey } from '../../../db/keys/users.ts';
-import { formatAppPassword, generateAppPassword, hashSecret } from '../../auth/index.ts';
 import { notificationStatsKey } from '../../../db/keys/notifications.ts';
 import { renderMarkdown } from '../../text/index.ts';
-import { buildUserItem, userCreationActions } from '../../users/index.ts';
+import {
+  buildUserItem,
+  formatAppPassword,
+  generateAppPassword,
+  hashSecret,
+  userCreationActions,
+} from '../../users/index.ts';
 import { itemName } from '../import-error.ts';
 import { keyId, type StoredItem } from '../import-plan.ts';
 import { defineSection } from './section.ts';

@@ -1,14 +1,11 @@
-import {
-  getNotificationStats,
-  type NotificationItem,
-  toNotificationResponses,
-} from '../notifications/index.ts';
-import type { LiveMessage } from './live-messages.ts';
-import { MAX_MESSAGES_PER_EVENT, sendToMember } from './send-to-member.ts';
+import { type LiveMessage, MAX_MESSAGES_PER_EVENT, sendToMember } from '../live/index.ts';
+import type { NotificationItem } from './notification-item.ts';
+import { toNotificationResponses } from './notification-mapper.ts';
+import { getNotificationStats } from './notification-repository.ts';
 
 /**
- * The live channel's two entry points for the notification domain. Call after the write is committed (readable by
- * its recipient). Both are best effort and never throw. The unread count may be given lazily: it is then read
+ * What the notification domain announces on the live channel (the channel itself knows nothing of notifications:
+ * it sends the messages it is given). Call after the write is committed (readable by its recipient). Both are best effort and never throw. The unread count may be given lazily: it is then read
  * only when the member has an open connection.
  */
 export type UnreadCount = number | (() => Promise<number>);

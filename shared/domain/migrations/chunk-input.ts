@@ -1,19 +1,12 @@
 import type { BuddypressSource } from '../../integrations/buddypress/source.ts';
 import { sourceDateToIso } from '../../integrations/buddypress/source.ts';
-import type { MigrationCounted } from '../../vocabulary/migrations.ts';
-import { ChunkWrites } from './chunk-writes.ts';
-import { LedgerRecord } from './ledger.ts';
-import { counterName, type Outcome, type RunItem } from './run-item.ts';
+import type { RunItem } from './run-item.ts';
 
-/** What a chunk's processing needs, and where it tallies what it did (turned into the chunk's record). */
-export class ChunkContext {
-  readonly counters: Record<string, number> = {};
-  readonly errors: { item: string; id: string; error: string }[] = [];
-  /** The chunk's items and aggregate moves, written after the rows are mapped (process-migration-message.ts). */
-  readonly writes = new ChunkWrites();
-  /** Source rows this chunk migrates for the first time: they enter the ledger when it is counted. */
-  readonly ledger = new LedgerRecord();
-
+/**
+ * What every stage of a chunk reads, and nothing it writes: the run, the source, the chunk's number and whether an
+ * earlier delivery may have written some of its targets. Stages answer values (chunk-plan.ts), never fill this.
+ */
+export class ChunkInput {
   readonly run: RunItem;
   readonly source: BuddypressSource;
   readonly chunkNo: number;
@@ -42,28 +35,6 @@ export class ChunkContext {
   /** The source date when `preserve_dates` is on and the date is known, else the run's clock. */
   dateOf(sourceDate: string): string {
     return (this.run.options.preserve_dates !== false && sourceDateToIso(sourceDate)) || this.now;
-  }
-
-  count(item: MigrationCounted, outcome: Outcome): void {
-    const name = counterName(item, outcome);
-    this.counters[name] = (this.counters[name] ?? 0) + 1;
-  }
-
-  fail(item: MigrationCounted, sourceId: number, error: string): void {
-    this.count(item, 'failed');
-    this.errors.push({ item, id: String(sourceId), error });
-  }
-
-  /** A row migrated for the first time: counted, and recorded in the ledger with the chunk. */
-  created(item: Exclude<MigrationCounted, 'comments'>, sourceId: number): void {
-    this.count(item, 'migrated');
-    this.ledger.addRow(sourceId);
-  }
-
-  /** A comment migrated for the first time, recorded with its root. */
-  createdComment(rootId: number, commentId: number): void {
-    this.count('comments', 'migrated');
-    this.ledger.addComment(rootId, commentId);
   }
 }
 
