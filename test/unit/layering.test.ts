@@ -335,6 +335,4 @@ const PENDING: string[] = [
   'shared/domain/spaces/index.ts: ./space-repository.ts',
   'shared/domain/topics/index.ts: ./topic-item.ts',
   'shared/domain/topics/index.ts: ./topic-repository.ts',
-  // Other domains' batched reads (issue 20) name UserItemSchema beside userKey; they are to use userRead instead.
-  'shared/domain/users/index.ts: ./user-item.ts',
 ];

@@ -4,8 +4,8 @@ import { IdTaken } from '../../db/ids.ts';
 import { courseCompletionStats, courseLessons, courseStatsKey, quizKey } from '../../db/keys/courses.ts';
 import { commentKey, courseComments, postKey } from '../../db/keys/feeds.ts';
 import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
-import { userKey } from '../../db/keys/users.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
+import { itemRead, noRead, readTogether } from '../../db/read-together.ts';
 import { shardKeys } from '../../db/sharded-counters.ts';
 import { batchGetItems, getItem, getItems, queryItems } from '../../db/reads.ts';
 import {
@@ -44,7 +44,7 @@ import {
   courseProgressOf,
   courseProgressRead,
 } from './course-progress.ts';
-import { type UserItem, UserItemSchema } from '../users/index.ts';
+import { type UserItem, userRead } from '../users/index.ts';
 import type { LessonCompletionPlan } from './lesson-completion.ts';
 
 /** Lessons, quizzes and course progress, one method per access pattern (ACCESS_PATTERNS.md, "Quizzes" and "Course administration"). */
@@ -144,15 +144,15 @@ export async function findLessonCommentContext(
   author: UserItem | undefined;
   parent: CommentItem | undefined;
 }> {
-  const [course, membership, lesson, author, parent] = await getItems<
-    [SpaceItem, MembershipItem, PostItem, UserItem, CommentItem]
-  >([
-    { key: spaceKey(courseId), schema: SpaceItemSchema },
-    { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
-    { key: postKey(lessonId), schema: PostItemSchema },
-    { key: userKey(userId), schema: UserItemSchema },
-    ...(parentId === null ? [] : [{ key: commentKey(parentId), schema: CommentItemSchema }]),
-  ] as never);
+  const [course, membership, lesson, author, parent] = await readTogether([
+    itemRead(spaceKey(courseId), SpaceItemSchema),
+    itemRead(membershipKey(courseId, userId), MembershipItemSchema),
+    itemRead(postKey(lessonId), PostItemSchema),
+    userRead(userId),
+    parentId === null
+      ? noRead<CommentItem | undefined>(undefined)
+      : itemRead(commentKey(parentId), CommentItemSchema),
+  ]);
   return { course, membership, lesson, author, parent };
 }
 
