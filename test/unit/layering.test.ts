@@ -330,7 +330,6 @@ const PENDING: string[] = [
   'shared/domain/feeds/index.ts: ./feed-repository.ts',
   'shared/domain/media/index.ts: ./media-item.ts',
   'shared/domain/media/index.ts: ./media-repository.ts',
-  'shared/domain/settings/index.ts: ./settings-repository.ts',
   'shared/domain/spaces/index.ts: ./space-item.ts',
   'shared/domain/spaces/index.ts: ./space-repository.ts',
   'shared/domain/topics/index.ts: ./topic-item.ts',
