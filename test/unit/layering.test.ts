@@ -332,6 +332,4 @@ const PENDING: string[] = [
   'shared/domain/media/index.ts: ./media-repository.ts',
   'shared/domain/spaces/index.ts: ./space-item.ts',
   'shared/domain/spaces/index.ts: ./space-repository.ts',
-  'shared/domain/topics/index.ts: ./topic-item.ts',
-  'shared/domain/topics/index.ts: ./topic-repository.ts',
 ];
