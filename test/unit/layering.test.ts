@@ -328,8 +328,6 @@ const PENDING: string[] = [
   'shared/domain/feeds/index.ts: ./comment-repository.ts',
   'shared/domain/feeds/index.ts: ./post-item.ts',
   'shared/domain/feeds/index.ts: ./feed-repository.ts',
-  'shared/domain/media/index.ts: ./media-item.ts',
-  'shared/domain/media/index.ts: ./media-repository.ts',
   'shared/domain/spaces/index.ts: ./space-item.ts',
   'shared/domain/spaces/index.ts: ./space-repository.ts',
 ];
