@@ -1,16 +1,15 @@
 import * as v from 'valibot';
-import { quizAnswersKey, quizAttemptKey, quizKey, quizSubmissionKey } from '../../db/keys/courses.ts';
+import { quizAnswersKey, quizAttemptKey, quizSubmissionKey } from '../../db/keys/courses.ts';
 import { postKey } from '../../db/keys/feeds.ts';
 import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
 import { itemRead, itemsRead, readTogether } from '../../db/read-together.ts';
 import { getItems } from '../../db/reads.ts';
 import {
   type CourseProgress,
-  type CourseProgressItem,
   courseProgressOf,
   courseProgressRead,
   type QuizItem,
-  QuizItemSchema,
+  quizRead,
 } from '../courses/index.ts';
 import { type PostItem, PostItemSchema } from '../feeds/index.ts';
 import {
@@ -52,7 +51,7 @@ export async function findSubmissionContext(
     itemRead(spaceKey(courseId), SpaceItemSchema),
     itemRead(membershipKey(courseId, userId), MembershipItemSchema),
     itemRead(progressRead.key, progressRead.schema),
-    itemRead(quizKey(lessonId), QuizItemSchema),
+    quizRead(lessonId),
     userRead(userId),
   ]);
   return { course, membership, progress: courseProgressOf(membership, progressItem), quiz, student };
@@ -97,18 +96,15 @@ export async function findGradingTarget(
   progress: CourseProgress;
 }> {
   const { course_id: courseId, user_id: userId, lesson_id: lessonId, attempt_number: attempt } = pointer;
-  const [before, answers, quiz, membership, progressItem] = await getItems<
-    [QuizSubmission, QuizAnswers, QuizItem, MembershipItem, CourseProgressItem]
-  >(
-    [
-      { key: quizAttemptKey(courseId, userId, lessonId, attempt), schema: QuizSubmissionSchema },
-      { key: quizAnswersKey(courseId, userId, lessonId, attempt), schema: QuizAnswersSchema },
-      { key: quizKey(lessonId), schema: QuizItemSchema },
-      { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
-      courseProgressRead(courseId, userId),
-    ],
-    { consistent: true },
-  );
+  const consistent = { consistent: true };
+  const progressRead = courseProgressRead(courseId, userId);
+  const [before, answers, quiz, membership, progressItem] = await readTogether([
+    itemRead(quizAttemptKey(courseId, userId, lessonId, attempt), QuizSubmissionSchema, consistent),
+    itemRead(quizAnswersKey(courseId, userId, lessonId, attempt), QuizAnswersSchema, consistent),
+    quizRead(lessonId, consistent),
+    itemRead(membershipKey(courseId, userId), MembershipItemSchema, consistent),
+    itemRead(progressRead.key, progressRead.schema, consistent),
+  ]);
   return { before, answers, quiz, membership, progress: courseProgressOf(membership, progressItem) };
 }
 
