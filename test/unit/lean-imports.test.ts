@@ -43,4 +43,13 @@ describe('imports of bundled code', () => {
     const invocation = readFileSync(join(ROOT, 'shared/observability/invocation.ts'), 'utf8');
     expect(invocation).not.toMatch(/from '\.\/metrics\.ts'/);
   });
+
+  it('keep Powertools idempotency to the factories of writes', () => {
+    // Reads never replay, so the shared factory takes the layer from write-handler.ts (and the form factory of
+    // uploads) and imports only its type: a GET function's bundle carries none of it (~42 KB).
+    const importers = bundledSources().filter((file) =>
+      /^import (?!type )[^;]*from '\.\/idempotency\.ts'/m.test(readFileSync(join(ROOT, file), 'utf8')),
+    );
+    expect(importers).toEqual(['shared/http/write-handler.ts']);
+  });
 });
