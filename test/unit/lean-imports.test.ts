@@ -52,4 +52,20 @@ describe('imports of bundled code', () => {
     );
     expect(importers).toEqual(['shared/http/write-handler.ts']);
   });
+
+  it('for their effect alone name a module the package declares to have side effects', () => {
+    // package.json declares the project's modules free of side effects, so esbuild drops a module none of whose
+    // exports a function uses (with what it imports): an import for effect alone would vanish from the bundle
+    // unless its module is listed there.
+    const declared = (
+      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { sideEffects: string[] }
+    ).sideEffects;
+    const undeclared = bundledSources().flatMap((file) =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^import '(\.[^']+)';/gm)]
+        .map((match) => `./${relative(ROOT, join(ROOT, file, '..', match[1] as string))}`)
+        .filter((target) => !declared.includes(target))
+        .map((target) => `${file}: ${target}`),
+    );
+    expect(undeclared).toEqual([]);
+  });
 });
