@@ -5,7 +5,6 @@ import type {
   Context,
 } from 'aws-lambda';
 import * as v from 'valibot';
-import { API_BASE_PATH } from '../catalogue/types.ts';
 import { env } from '../config/env.ts';
 import type { ErrorEnvelope, Operation, OperationInput, OperationResponse } from '../contracts/operation.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
@@ -16,6 +15,7 @@ import { authenticationFromContext } from './auth-context.ts';
 import { type FormParser, formOrJsonBodyParser, jsonBodyParser, noBodyParser } from './body-parsers.ts';
 import { withEntityTag } from './conditional-get.ts';
 import type { idempotencyKeyOf, runIdempotent } from './idempotency.ts';
+import { locationOf } from './request-location.ts';
 import { errorBody, jsonResponse, textResponse } from './responses.ts';
 import { validatePart } from './validation.ts';
 
@@ -268,32 +268,6 @@ function errorResponse(
       : {}),
   };
   return jsonResponse(appError.status, errorBody(appError, envelope), requestId, authenticated, extraHeaders);
-}
-
-function locationOf(event: HttpEvent, operation: Operation): RequestLocation {
-  const declared = (operation.query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {};
-  const query: Record<string, string> = {};
-  for (const [key, value] of Object.entries(event.queryStringParameters ?? {})) {
-    if (value !== undefined && Object.hasOwn(declared, key)) query[key] = value;
-  }
-  const base = env().PUBLIC_BASE_URL.replace(/\/+$/, '') || API_BASE_PATH;
-  return { url: `${base}${routePath(event)}`, query };
-}
-
-/**
- * The route's path under the base, from the matched route key and its path parameters (`/notifications/5/read`),
- * so a link names the route as catalogued whatever spelling the request used. The catch-all has no route key.
- */
-function routePath(event: HttpEvent): string {
-  const template = /^[A-Z]+ (\/\S*)$/.exec(event.routeKey)?.[1];
-  const path =
-    template === undefined
-      ? event.rawPath
-      : template.replace(/\{([^}+]+)(\+?)\}/g, (_match, name: string, greedy: string) => {
-          const value = event.pathParameters?.[name] ?? '';
-          return greedy ? encodeURI(value) : encodeURIComponent(value);
-        });
-  return path.startsWith(`${API_BASE_PATH}/`) ? path.slice(API_BASE_PATH.length) : path;
 }
 
 function assertResponse(operation: Operation, body: unknown): void {
