@@ -27,12 +27,8 @@ import {
 import { deleteTopic } from '../../shared/domain/topics/delete-topic.ts';
 import { topicPostCountKeyOf } from '../../shared/domain/topics/topic-repository.ts';
 import { type ListTopicsInput, listTopics } from '../../shared/domain/topics/list-topics.ts';
-import {
-  storedTopic,
-  storedTopicSearchEntries,
-  type TopicItem,
-  topicStatsDeltas,
-} from '../../shared/domain/topics/index.ts';
+import { storedTopic, type TopicItem, topicStatsDeltas } from '../../shared/domain/topics/topic-item.ts';
+import { storedTopicSearchEntries } from '../../shared/domain/topics/topic-search-entries.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import * as v from 'valibot';
 import { commandLine } from '../support/command-line.ts';

@@ -10,7 +10,7 @@ import { nextId } from '../../shared/db/sequence.ts';
 import { counterUpdate } from '../../shared/db/counters.ts';
 import { transactWrite } from '../../shared/db/transact.ts';
 import type { Caller } from '../../shared/domain/auth/index.ts';
-import { findMediaCounters, queryMemberMediaPage } from '../../shared/domain/media/index.ts';
+import { findMediaCounters, queryMemberMediaPage } from '../../shared/domain/media/media-repository.ts';
 import { entry, writesOf } from '../../shared/domain/migrations/chunk-plan.ts';
 import { copySourceImages } from '../../shared/domain/migrations/copy-source-images.ts';
 import { showMigrationConfig } from '../../shared/domain/migrations/list-migrations.ts';

@@ -20,7 +20,7 @@ import {
   GENERAL_SETTINGS_DEFAULTS,
   PRIVACY_SETTINGS_DEFAULTS,
 } from '../../shared/domain/settings/settings-defaults.ts';
-import { getSettings, putSetting } from '../../shared/domain/settings/settings-repository.ts';
+import { getSettings, putSetting } from '../../shared/domain/settings/settings-groups.ts';
 import type { ImportIdMap } from '../../shared/domain/import/build-import-plan.ts';
 import { cli, cliJson as json } from '../support/cli.ts';
 

@@ -1,6 +1,7 @@
 import { isAppError } from '../../../shared/errors/app-error.ts';
 import { resolveOperatorSetting } from '../../../shared/domain/settings/operator-setting.ts';
-import { createSettingsCopies, putSetting } from '../../../shared/domain/settings/settings-repository.ts';
+import { putSetting } from '../../../shared/domain/settings/settings-groups.ts';
+import { createSettingsCopies } from '../../../shared/domain/settings/settings-repository.ts';
 import { CliError } from '../cli-error.ts';
 import { assertKnownOptions, type ParsedArgs } from '../parse-args.ts';
 

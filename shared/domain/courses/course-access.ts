@@ -1,6 +1,6 @@
 import { type Caller, isCourseAdmin, isSpaceMember } from '../auth/index.ts';
 import type { MembershipItem, SpaceItem } from '../spaces/index.ts';
-import type { CourseStats } from './course-item.ts';
+import type { CourseStats } from './course-defaults.ts';
 import { courseNotFound, notCourseAdmin } from './course-errors.ts';
 import { findCourseWithStats } from './course-repository.ts';
 

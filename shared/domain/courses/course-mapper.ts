@@ -1,7 +1,7 @@
 import { toSqlDateTime } from '../dates.ts';
 import { type SpaceItem, toSpaceCore } from '../spaces/index.ts';
 import type { HostUserSummary } from '../users/index.ts';
-import { type CourseSettings, type CourseStats, DEFAULT_COURSE_SETTINGS } from './course-item.ts';
+import { type CourseSettings, type CourseStats, DEFAULT_COURSE_SETTINGS } from './course-defaults.ts';
 
 /**
  * overAllProgress: completions over possible completions (students × published lessons), in percent, rounded up

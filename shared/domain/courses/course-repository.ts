@@ -1,13 +1,13 @@
 import * as v from 'valibot';
 import { counterUpdate } from '../../db/counters.ts';
 import { IdTaken } from '../../db/ids.ts';
-import { courseCompletionStats, courseLessons, courseStatsKey, quizKey } from '../../db/keys/courses.ts';
+import { courseCompletionStats, courseStatsKey } from '../../db/keys/courses.ts';
 import { commentKey, courseComments, postKey } from '../../db/keys/feeds.ts';
 import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
-import { userKey } from '../../db/keys/users.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
+import { itemRead, noRead, readTogether } from '../../db/read-together.ts';
 import { shardKeys } from '../../db/sharded-counters.ts';
-import { batchGetItems, getItem, getItems, queryItems } from '../../db/reads.ts';
+import { batchGetItems, getItems } from '../../db/reads.ts';
 import {
   conditionCheckAction,
   putAction,
@@ -30,38 +30,14 @@ import {
   type SpaceItem,
   SpaceItemSchema,
 } from '../spaces/index.ts';
-import {
-  type CourseStats,
-  EMPTY_COURSE_STATS,
-  type LessonOrderRow,
-  LessonOrderRowSchema,
-  type QuizItem,
-  QuizItemSchema,
-} from './course-item.ts';
-import {
-  type CourseProgress,
-  type CourseProgressItem,
-  courseProgressOf,
-  courseProgressRead,
-} from './course-progress.ts';
-import { type UserItem, UserItemSchema } from '../users/index.ts';
+import { type CourseStats, EMPTY_COURSE_STATS } from './course-defaults.ts';
+import { type UserItem, userRead } from '../users/index.ts';
 import type { LessonCompletionPlan } from './lesson-completion.ts';
 
-/** Lessons, quizzes and course progress, one method per access pattern (ACCESS_PATTERNS.md, "Quizzes" and "Course administration"). */
-
-/** The quiz of a lesson, parsed; undefined when the lesson has none. */
-export function findQuiz(lessonId: number): Promise<QuizItem | undefined> {
-  return getItem(quizKey(lessonId), QuizItemSchema);
-}
-
 /**
- * The lessons of a course in order (position, then id), from the order rows in the course partition: one Query
- * whose cost grows with the course's lessons, never with its students or submissions. A course's rows (about 200
- * bytes each) fit the Query's 1 MB page many thousands of times over.
+ * Courses' storage, one method per access pattern (ACCESS_PATTERNS.md, "Quizzes" and "Course administration"); the
+ * reads other domains use are in course-lookups.ts.
  */
-export function findCourseLessons(courseId: number): Promise<LessonOrderRow[]> {
-  return queryItems(courseLessons(courseId), LessonOrderRowSchema, { ascending: true });
-}
 
 /** Numeric attributes of a stats item or shard (anything else on it is ignored). */
 const CountersSchema = v.pipe(
@@ -94,20 +70,13 @@ export async function findCourseWithStats(
   return { course, stats: sumCourseStats(found), membership };
 }
 
-/** A course's statistics alone (strongly consistent): its stats item and completion shards, summed. */
-export async function findCourseStats(courseId: number): Promise<CourseStats> {
-  return sumCourseStats(
-    await getItems<Record<string, number>[]>(courseStatsReads(courseId) as never, { consistent: true }),
-  );
-}
-
-const courseStatsReads = (courseId: number) =>
+export const courseStatsReads = (courseId: number) =>
   [courseStatsKey(courseId), ...shardKeys(courseCompletionStats(courseId))].map((key) => ({
     key,
     schema: CountersSchema,
   }));
 
-function sumCourseStats(items: readonly (Record<string, number> | undefined)[]): CourseStats {
+export function sumCourseStats(items: readonly (Record<string, number> | undefined)[]): CourseStats {
   const stats: Record<string, number> = { ...EMPTY_COURSE_STATS };
   for (const item of items) {
     for (const name of Object.keys(EMPTY_COURSE_STATS))
@@ -144,40 +113,16 @@ export async function findLessonCommentContext(
   author: UserItem | undefined;
   parent: CommentItem | undefined;
 }> {
-  const [course, membership, lesson, author, parent] = await getItems<
-    [SpaceItem, MembershipItem, PostItem, UserItem, CommentItem]
-  >([
-    { key: spaceKey(courseId), schema: SpaceItemSchema },
-    { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
-    { key: postKey(lessonId), schema: PostItemSchema },
-    { key: userKey(userId), schema: UserItemSchema },
-    ...(parentId === null ? [] : [{ key: commentKey(parentId), schema: CommentItemSchema }]),
-  ] as never);
+  const [course, membership, lesson, author, parent] = await readTogether([
+    itemRead(spaceKey(courseId), SpaceItemSchema),
+    itemRead(membershipKey(courseId, userId), MembershipItemSchema),
+    itemRead(postKey(lessonId), PostItemSchema),
+    userRead(userId),
+    parentId === null
+      ? noRead<CommentItem | undefined>(undefined)
+      : itemRead(commentKey(parentId), CommentItemSchema),
+  ]);
   return { course, membership, lesson, author, parent };
-}
-
-/**
- * A student's membership and progress (course-progress.ts) in one strongly consistent BatchGetItem, with the
- * course itself when asked: what a completion is planned from.
- */
-export async function findStudentProgress(
-  courseId: number,
-  userId: number,
-  options: { withCourse?: boolean; consistent?: boolean } = {},
-): Promise<{
-  course?: SpaceItem | undefined;
-  membership: MembershipItem | undefined;
-  progress: CourseProgress;
-}> {
-  const [membership, item, course] = await getItems<[MembershipItem, CourseProgressItem, SpaceItem]>(
-    [
-      { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
-      courseProgressRead(courseId, userId),
-      ...(options.withCourse ? [{ key: spaceKey(courseId), schema: SpaceItemSchema }] : []),
-    ] as never,
-    { consistent: options.consistent ?? true },
-  );
-  return { course, membership, progress: courseProgressOf(membership, item) };
 }
 
 /**

@@ -9,7 +9,8 @@ import type { MembershipItem } from '../spaces/index.ts';
 import type { LessonOrderRow } from './course-item.ts';
 import { lessonLocked } from './course-errors.ts';
 import type { CourseProgress } from './course-progress.ts';
-import { findCourseLessons, findStudentProgress, writeLessonProgress } from './course-repository.ts';
+import { findCourseLessons, findStudentProgress } from './course-lookups.ts';
+import { writeLessonProgress } from './course-repository.ts';
 
 /**
  * Lesson completion for course progress: the one place that records it (quiz passes, and the students' own

@@ -4,12 +4,8 @@ import type { LessonOrderRow } from './course-item.ts';
 import { progressPercent } from './course-mapper.ts';
 import { hidesCourse } from './course-access.ts';
 import { courseNotFound, lessonNotFound, notCourseStudent, quizRequired } from './course-errors.ts';
-import {
-  findCourseLessons,
-  findQuiz,
-  findStudentProgress,
-  writeLessonProgress,
-} from './course-repository.ts';
+import { findCourseLessons, findQuiz, findStudentProgress } from './course-lookups.ts';
+import { writeLessonProgress } from './course-repository.ts';
 import {
   checkEarlierLessons,
   type LessonCompletionPlan,

@@ -1,7 +1,7 @@
 import { IdTaken } from '../../db/ids.ts';
 import { invitationKey, invitationTokenKey } from '../../db/keys/invitations.ts';
 import { spaceKey } from '../../db/keys/spaces.ts';
-import { userKey } from '../../db/keys/users.ts';
+import { itemRead, readTogether } from '../../db/read-together.ts';
 import { getItem, getItems } from '../../db/reads.ts';
 import {
   deleteAction,
@@ -11,7 +11,7 @@ import {
   updateAction,
 } from '../../db/transact.ts';
 import { findSpaceById, type SpaceItem, SpaceItemSchema } from '../spaces/index.ts';
-import { type UserItem, UserItemSchema } from '../users/index.ts';
+import { type UserItem, userRead } from '../users/index.ts';
 import { type GuardRef, guardCommitUpdate } from './invitation-guard-repository.ts';
 import {
   type InvitationItem,
@@ -65,13 +65,10 @@ export async function findTokenAndUser(
   tokenHash: string,
   userId: number,
 ): Promise<{ token: InvitationTokenItem | undefined; user: UserItem | undefined }> {
-  const [token, user] = await getItems<[InvitationTokenItem, UserItem]>(
-    [
-      { key: invitationTokenKey(tokenHash), schema: InvitationTokenItemSchema },
-      { key: userKey(userId), schema: UserItemSchema },
-    ],
-    { consistent: true },
-  );
+  const [token, user] = await readTogether([
+    itemRead(invitationTokenKey(tokenHash), InvitationTokenItemSchema, { consistent: true }),
+    userRead(userId, { consistent: true }),
+  ]);
   return { token, user };
 }
 

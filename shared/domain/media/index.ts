@@ -1,13 +1,8 @@
 /** The media domain's public surface: what other domains may use (README, import rules). */
-export * from './media-item.ts';
+export type { MediaAggregate, MediaItem, StoredMedia } from './media-item.ts';
+export { listMemberMedia, type MemberMediaInput, type MemberMediaPage } from './list-member-media.ts';
+export { type ActiveMediaWrites, activeMediaWrites } from './media-write-actions.ts';
 export { type MediaListItem, toMediaListItem } from './media-list-mapper.ts';
-export {
-  countMemberMedia,
-  findMediaCounters,
-  type MediaListFilter,
-  MAX_MEDIA_FILTER_SPACES,
-  queryMemberMediaPage,
-} from './media-repository.ts';
 export { type CopiedImage, storeCopiedImage } from './store-copied-image.ts';
 export { filterVisibleMedia, findObjectScopes } from './media-attachments.ts';
 export {

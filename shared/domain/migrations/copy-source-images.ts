@@ -3,12 +3,11 @@ import type { BuddypressUploads, UploadsImage, UploadsOwner } from '../../integr
 import { SourceImageOutside, SourceImageTooLarge } from '../../integrations/buddypress/uploads-layout.ts';
 import type { MediaObjectSource } from '../../vocabulary/media.ts';
 import {
+  activeMediaWrites,
   type MediaAggregate,
   type MediaItem,
-  mediaAggregates,
   type StoredMedia,
   storeCopiedImage,
-  storedMedia,
 } from '../media/index.ts';
 
 export interface CopySourceImagesInput {
@@ -89,8 +88,8 @@ export async function copySourceImages(input: CopySourceImagesInput): Promise<Co
   return {
     ...(avatarUrl === undefined ? {} : { avatarUrl }),
     ...(coverUrl === undefined ? {} : { coverUrl }),
-    items: items.map((item) => storedMedia(item)),
-    counters: items.flatMap((item) => mediaAggregates(item)),
+    items: items.map((item) => activeMediaWrites(item).item),
+    counters: items.flatMap((item) => activeMediaWrites(item).aggregates),
     problems: copies.flatMap((copy) => (copy.problem ? [copy.problem] : [])),
   };
 }

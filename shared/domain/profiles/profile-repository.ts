@@ -1,7 +1,7 @@
 import { userKey } from '../../db/keys/users.ts';
-import { getItems } from '../../db/reads.ts';
+import { readTogether } from '../../db/read-together.ts';
 import { transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
-import { findUserById, type UserItem, UserItemSchema, userRenameActions } from '../users/index.ts';
+import { findUserById, type UserItem, userRead, userRenameActions } from '../users/index.ts';
 
 /**
  * Profiles, one function per access pattern (ACCESS_PATTERNS.md, "Profiles"): a member's user item (profile
@@ -26,13 +26,10 @@ export async function findProfileAndActor(
   userId: number,
   actorId: number,
 ): Promise<{ user: UserItem | undefined; actor: UserItem | undefined }> {
-  const [user, actor] = await getItems<[UserItem, UserItem]>(
-    [
-      { key: userKey(userId), schema: UserItemSchema },
-      { key: userKey(actorId), schema: UserItemSchema },
-    ],
-    { consistent: true },
-  );
+  const [user, actor] = await readTogether([
+    userRead(userId, { consistent: true }),
+    userRead(actorId, { consistent: true }),
+  ]);
   return { user, actor };
 }
 

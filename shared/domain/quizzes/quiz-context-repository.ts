@@ -1,16 +1,15 @@
 import * as v from 'valibot';
-import { quizAnswersKey, quizAttemptKey, quizKey, quizSubmissionKey } from '../../db/keys/courses.ts';
+import { quizAnswersKey, quizAttemptKey, quizSubmissionKey } from '../../db/keys/courses.ts';
 import { postKey } from '../../db/keys/feeds.ts';
 import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
-import { userKey } from '../../db/keys/users.ts';
+import { itemRead, itemsRead, readTogether } from '../../db/read-together.ts';
 import { getItems } from '../../db/reads.ts';
 import {
   type CourseProgress,
-  type CourseProgressItem,
   courseProgressOf,
   courseProgressRead,
   type QuizItem,
-  QuizItemSchema,
+  quizRead,
 } from '../courses/index.ts';
 import { type PostItem, PostItemSchema } from '../feeds/index.ts';
 import {
@@ -19,7 +18,7 @@ import {
   type SpaceItem,
   SpaceItemSchema,
 } from '../spaces/index.ts';
-import { type UserItem, UserItemSchema } from '../users/index.ts';
+import { type UserItem, userRead, usersByIdsRead } from '../users/index.ts';
 import {
   type QuizAnswers,
   QuizAnswersSchema,
@@ -47,14 +46,13 @@ export async function findSubmissionContext(
   quiz: QuizItem | undefined;
   student: UserItem | undefined;
 }> {
-  const [course, membership, progressItem, quiz, student] = await getItems<
-    [SpaceItem, MembershipItem, CourseProgressItem, QuizItem, UserItem]
-  >([
-    { key: spaceKey(courseId), schema: SpaceItemSchema },
-    { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
-    courseProgressRead(courseId, userId),
-    { key: quizKey(lessonId), schema: QuizItemSchema },
-    { key: userKey(userId), schema: UserItemSchema },
+  const progressRead = courseProgressRead(courseId, userId);
+  const [course, membership, progressItem, quiz, student] = await readTogether([
+    itemRead(spaceKey(courseId), SpaceItemSchema),
+    itemRead(membershipKey(courseId, userId), MembershipItemSchema),
+    itemRead(progressRead.key, progressRead.schema),
+    quizRead(lessonId),
+    userRead(userId),
   ]);
   return { course, membership, progress: courseProgressOf(membership, progressItem), quiz, student };
 }
@@ -73,17 +71,13 @@ export async function findGradingContext(
   grader: UserItem | undefined;
   pointer: QuizSubmission | undefined;
 }> {
-  const [course, membership, grader, pointer] = await getItems<
-    [SpaceItem, MembershipItem, UserItem, QuizSubmission]
-  >(
-    [
-      { key: spaceKey(courseId), schema: SpaceItemSchema },
-      { key: membershipKey(courseId, graderId), schema: MembershipItemSchema },
-      { key: userKey(graderId), schema: UserItemSchema },
-      { key: quizSubmissionKey(submissionId), schema: QuizSubmissionSchema },
-    ],
-    { consistent: true },
-  );
+  const consistent = { consistent: true };
+  const [course, membership, grader, pointer] = await readTogether([
+    itemRead(spaceKey(courseId), SpaceItemSchema, consistent),
+    itemRead(membershipKey(courseId, graderId), MembershipItemSchema, consistent),
+    userRead(graderId, consistent),
+    itemRead(quizSubmissionKey(submissionId), QuizSubmissionSchema, consistent),
+  ]);
   return { course, membership, grader, pointer };
 }
 
@@ -102,18 +96,15 @@ export async function findGradingTarget(
   progress: CourseProgress;
 }> {
   const { course_id: courseId, user_id: userId, lesson_id: lessonId, attempt_number: attempt } = pointer;
-  const [before, answers, quiz, membership, progressItem] = await getItems<
-    [QuizSubmission, QuizAnswers, QuizItem, MembershipItem, CourseProgressItem]
-  >(
-    [
-      { key: quizAttemptKey(courseId, userId, lessonId, attempt), schema: QuizSubmissionSchema },
-      { key: quizAnswersKey(courseId, userId, lessonId, attempt), schema: QuizAnswersSchema },
-      { key: quizKey(lessonId), schema: QuizItemSchema },
-      { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
-      courseProgressRead(courseId, userId),
-    ],
-    { consistent: true },
-  );
+  const consistent = { consistent: true };
+  const progressRead = courseProgressRead(courseId, userId);
+  const [before, answers, quiz, membership, progressItem] = await readTogether([
+    itemRead(quizAttemptKey(courseId, userId, lessonId, attempt), QuizSubmissionSchema, consistent),
+    itemRead(quizAnswersKey(courseId, userId, lessonId, attempt), QuizAnswersSchema, consistent),
+    quizRead(lessonId, consistent),
+    itemRead(membershipKey(courseId, userId), MembershipItemSchema, consistent),
+    itemRead(progressRead.key, progressRead.schema, consistent),
+  ]);
   return { before, answers, quiz, membership, progress: courseProgressOf(membership, progressItem) };
 }
 
@@ -149,19 +140,15 @@ export async function findRowsUsersAndLessons(
   userIds: readonly number[],
   lessonIds: readonly number[],
 ): Promise<{ users: Map<number, UserItem>; lessons: Map<number, PostItem> }> {
-  const reads = [
-    ...[...new Set(userIds)].map((id) => ({ key: userKey(id), schema: UserItemSchema })),
-    ...[...new Set(lessonIds)].map((id) => ({ key: postKey(id), schema: PostItemSchema })),
-  ];
-  const chunks: (typeof reads)[] = [];
-  for (let at = 0; at < reads.length; at += 100) chunks.push(reads.slice(at, at + 100));
-  const found = (await Promise.all(chunks.map((chunk) => getItems<unknown[]>(chunk as never)))).flat();
-  const users = new Map<number, UserItem>();
-  const lessons = new Map<number, PostItem>();
-  found.forEach((item, index) => {
-    if (item === undefined) return;
-    if (reads[index]?.schema === UserItemSchema) users.set((item as UserItem).id, item as UserItem);
-    else lessons.set((item as PostItem).id, item as PostItem);
-  });
-  return { users, lessons };
+  const usersRead = usersByIdsRead(userIds);
+  const lessonsRead = itemsRead([...new Set(lessonIds)].map(postKey), PostItemSchema);
+  // One BatchGetItem when both fit in 100 keys; else one each, in parallel (a page's ids are at most 100 a kind).
+  const [users, found] =
+    usersRead.keys.length + lessonsRead.keys.length <= 100
+      ? await readTogether([usersRead, lessonsRead])
+      : await Promise.all([
+          readTogether([usersRead]).then(([only]) => only),
+          readTogether([lessonsRead]).then(([only]) => only),
+        ]);
+  return { users, lessons: new Map(found.map((lesson) => [lesson.id, lesson])) };
 }

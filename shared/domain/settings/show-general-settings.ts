@@ -3,7 +3,7 @@ import { forbidden } from '../../errors/app-error.ts';
 import { HOST_ROLE_LABELS } from '../../vocabulary/roles.ts';
 import { type Caller, canReadGeneralSettings } from '../auth/index.ts';
 import { GENERAL_SETTINGS_DEFAULTS } from './settings-defaults.ts';
-import { getSettings } from './settings-repository.ts';
+import { getSettings } from './settings-groups.ts';
 import { type GeneralSettings, GeneralSettingsSchema } from './settings-schemas.ts';
 
 export interface GeneralSettingsView {

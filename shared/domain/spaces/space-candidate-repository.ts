@@ -1,7 +1,6 @@
 import { membershipKey } from '../../db/keys/spaces.ts';
-import { userKey } from '../../db/keys/users.ts';
-import { getItems } from '../../db/reads.ts';
-import { type UserItem, UserItemSchema } from '../users/index.ts';
+import { itemsRead, readTogether } from '../../db/read-together.ts';
+import { type UserItem, usersByIdsRead } from '../users/index.ts';
 import { type MembershipItem, MembershipItemSchema } from './space-item.ts';
 
 /** Users per BatchGetItem: each brings two keys (membership, user item), and a BatchGetItem takes 100. */
@@ -23,18 +22,15 @@ export async function findMembershipsAndUsers(
   for (let at = 0; at < ids.length; at += USERS_PER_BATCH) chunks.push(ids.slice(at, at + USERS_PER_BATCH));
   await Promise.all(
     chunks.map(async (chunk) => {
-      const found = await getItems<unknown[]>(
-        chunk.flatMap((userId) => [
-          { key: membershipKey(spaceId, userId), schema: MembershipItemSchema },
-          { key: userKey(userId), schema: UserItemSchema },
-        ]) as never,
-      );
-      chunk.forEach((userId, index) => {
-        const membership = found[index * 2] as MembershipItem | undefined;
-        const user = found[index * 2 + 1] as UserItem | undefined;
-        if (membership) memberships.set(userId, membership);
-        if (user) users.set(userId, user);
-      });
+      const [foundMemberships, foundUsers] = await readTogether([
+        itemsRead(
+          chunk.map((userId) => membershipKey(spaceId, userId)),
+          MembershipItemSchema,
+        ),
+        usersByIdsRead(chunk),
+      ]);
+      for (const membership of foundMemberships) memberships.set(membership.user_id, membership);
+      for (const [userId, user] of foundUsers) users.set(userId, user);
     }),
   );
   return { memberships, users };

@@ -1,16 +1,14 @@
 /** The topics domain's public surface: what other domains may use (README, import rules). */
 export { isValidSlug, slugify } from './slug.ts';
-export * from './topic-item.ts';
+export type { TopicItem, TopicStatus } from './topic-item.ts';
 export { recountTopicPostCounts, type TopicPostCountReport } from './recount-topic-post-counts.ts';
-export { storedTopicSearchEntries } from './topic-search-entries.ts';
 export { checkPostTopics, type PostTopicContext } from './check-post-topics.ts';
+export { findTopicsByIds, nextTopicSerial, topicsByIdsRead } from './topic-lookups.ts';
 export {
-  findLargestTopicSerial,
-  findTopicsByIds,
-  topicPostCountKeyOf,
+  importedPostTopicCount,
+  importedTopicWrites,
   topicPostsCountActions,
-  topicsByIdsRead,
-} from './topic-repository.ts';
+} from './topic-write-actions.ts';
 export {
   DEFAULT_TOPICS_CONFIG,
   getTopicsConfig,

@@ -12,11 +12,8 @@ import {
 } from '../../db/keys/topics.ts';
 import { keyCondition, type Partition } from '../../db/partition.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
-import { itemsRead } from '../../db/read-together.ts';
 import { batchGetItems, getItem, parseItem, queryAll, queryItems } from '../../db/reads.ts';
-import { counterUpdate } from '../../db/counters.ts';
 import { readShardedTotals, shardKey, shardKeys, shardOf } from '../../db/sharded-counters.ts';
-import { conditionCheckAction, type TransactAction } from '../../db/transact.ts';
 import {
   type TopicItem,
   TopicItemSchema,
@@ -27,7 +24,8 @@ import {
 
 /**
  * Topic reads, one method per access pattern (ACCESS_PATTERNS.md, "Topics"); the writes are in
- * topic-write-repository.ts, the feed links in topic-link-repository.ts.
+ * topic-write-repository.ts, the feed links in topic-link-repository.ts. Other domains read topics by id through
+ * topic-lookups.ts and move their counts through topic-write-actions.ts.
  */
 
 /** The largest serial in use (0 when there are no topics): the last topic in display order. */
@@ -35,15 +33,6 @@ export async function findLargestTopicSerial(): Promise<number> {
   const [last] = await queryItems(allTopics(), TopicItemSchema, { ascending: false, limit: 1 });
   return last?.serial ?? 0;
 }
-
-/** Topics by id (BatchGetItem); unknown ids are absent from the answer. */
-export function findTopicsByIds(topicIds: readonly number[]): Promise<TopicItem[]> {
-  return topicIds.length === 0 ? Promise.resolve([]) : batchGetItems(topicIds.map(topicKey), TopicItemSchema);
-}
-
-/** `findTopicsByIds` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
-export const topicsByIdsRead = (topicIds: readonly number[]) =>
-  itemsRead([...new Set(topicIds)].map(topicKey), TopicItemSchema);
 
 /** One topic, strongly consistent: every write decides on the state it read. */
 export function findTopicById(topicId: number): Promise<TopicItem | undefined> {
@@ -170,41 +159,6 @@ export async function findChildTopics(topicId: number): Promise<TopicItem[]> {
   const children: TopicItem[] = [];
   for await (const page of queryAll(topicsUnderParent(topicId), TopicItemSchema)) children.push(...page);
   return children;
-}
-
-/**
- * The actions that move a topic's `posts_count` (published feeds carrying it) in the caller's transaction, by
- * `delta` per feed of `postIds` (each feed on its own shard). The topic item is never written (it carries the topic
- * lists' index entries): an increment checks that the topic still exists (a ConditionCheck, first), so a feed write
- * racing a topic delete is cancelled rather than counting under a deleted topic; a decrement never takes a shard
- * below zero, and a shard exists only while its topic does (the topic's delete removes them), so a decrement for
- * a deleted topic is cancelled too.
- */
-export function topicPostsCountActions(
-  topicId: number,
-  delta: 1 | -1,
-  postIds: readonly number[],
-): TransactAction[] {
-  const aggregate = topicPostCounts(topicId);
-  const perShard = new Map<number, number>();
-  for (const postId of postIds) {
-    const shard = shardOf(aggregate, postId);
-    perShard.set(shard, (perShard.get(shard) ?? 0) + delta);
-  }
-  const updates = [...perShard].map(([shard, amount]) =>
-    counterUpdate(
-      shardKey(aggregate, shard),
-      { posts_count: amount },
-      {
-        setOnCreate: { entity: 'topic_post_count', topic_id: topicId },
-      },
-    ),
-  );
-  if (delta < 0) return updates;
-  return [
-    conditionCheckAction(topicKey(topicId), { ConditionExpression: 'attribute_exists(pk)' }),
-    ...updates,
-  ];
 }
 
 /** The keys of a topic's `posts_count` shards (removed with the topic). */

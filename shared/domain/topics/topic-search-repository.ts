@@ -5,7 +5,8 @@ import { TOPIC_SEARCH_INDEXES, topicsContainingGram } from '../../db/keys/topics
 import { keyCondition } from '../../db/partition.ts';
 import { parseItem } from '../../db/reads.ts';
 import type { TopicItem } from './topic-item.ts';
-import { findTopicsByIds, type TopicListFilter } from './topic-repository.ts';
+import { findTopicsByIds } from './topic-lookups.ts';
+import type { TopicListFilter } from './topic-repository.ts';
 import { trigramsOf } from './topic-search-entries.ts';
 
 /**

@@ -11,8 +11,7 @@ export {
   toMemberTimestamps,
 } from './member-summary.ts';
 export { mentionedUserIds } from './mentioned-users.ts';
-// UserItemSchema: other domains' batched reads name it beside userKey (issue 20); pending userRead (layering test).
-export { type UserItem, UserItemSchema } from './user-item.ts';
+export type { UserItem } from './user-item.ts';
 export {
   everyUserId,
   findGuardHolders,

@@ -47,8 +47,12 @@ export function findUserById(
   return getItem(userKey(userId), UserItemSchema, options);
 }
 
-/** `findUserById` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
-export const userRead = (userId: number) => itemRead(userKey(userId), UserItemSchema);
+/**
+ * `findUserById` as a read to send with others in one BatchGetItem (shared/db/read-together.ts); `consistent`
+ * makes the whole batch strongly consistent.
+ */
+export const userRead = (userId: number, options: { consistent?: boolean } = {}) =>
+  itemRead(userKey(userId), UserItemSchema, options);
 
 /** `findUsersByIds` as a read to send with others in one BatchGetItem, by id. */
 export const usersByIdsRead = (userIds: readonly number[]) =>

@@ -1,5 +1,5 @@
 import { spaceStatsKey } from '../../../db/keys/spaces.ts';
-import { storedLessonOrderRow, storedQuiz } from '../../courses/index.ts';
+import { importedLessonItems } from '../../courses/index.ts';
 import { type PostItem, storedPost, storedPostListing } from '../../feeds/index.ts';
 import { spaceVisibility } from '../../spaces/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
@@ -74,17 +74,10 @@ function buildLesson(
     [
       { item: storedPost(post), unchanged: ['status', 'comments_count'] },
       storedPostListing(post),
-      storedLessonOrderRow({
-        id,
-        course_id: space.id,
-        position,
-        title: lesson.title,
-        slug: lesson.slug,
-        status: lesson.status,
-      }),
-      ...(quiz
-        ? [
-            storedQuiz({
+      ...importedLessonItems(
+        { id, course_id: space.id, position, title: lesson.title, slug: lesson.slug, status: lesson.status },
+        quiz
+          ? {
               lesson_id: id,
               course_id: space.id,
               passing_score: quiz.passing_score,
@@ -106,9 +99,9 @@ function buildLesson(
               })),
               created_at: createdAt,
               updated_at: createdAt,
-            }),
-          ]
-        : []),
+            }
+          : undefined,
+      ),
     ],
     lesson.status === 'published'
       ? [{ key: spaceStatsKey(space.id), deltas: { published_lessons_count: 1 } }]

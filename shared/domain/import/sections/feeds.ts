@@ -7,7 +7,7 @@ import {
 } from '../../feeds/index.ts';
 import { spaceVisibility } from '../../spaces/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
-import { slugify, topicPostCountKeyOf } from '../../topics/index.ts';
+import { importedPostTopicCount, slugify } from '../../topics/index.ts';
 import { itemName } from '../import-error.ts';
 import type { PlannedCount } from '../import-plan.ts';
 import { ReferenceScope } from '../reference-scope.ts';
@@ -70,9 +70,9 @@ export const feedsSection = defineSection({
       const counts: PlannedCount[] = [
         ...(post.status === 'published'
           ? topicIds.map((topicId) => {
-              const key = topicPostCountKeyOf(topicId, id);
-              context.plan.aggregate(key, { entity: 'topic_post_count', topic_id: topicId });
-              return { key, deltas: { posts_count: 1 } };
+              const { key, identity, deltas } = importedPostTopicCount(topicId, id);
+              context.plan.aggregate(key, identity);
+              return { key, deltas };
             })
           : []),
         ...feedAggregates(post).map((aggregate) => {

@@ -1,13 +1,11 @@
-import { userStatsKey } from '../../../db/keys/users.ts';
 import {
+  activeMediaWrites,
   contentScope,
   findObjectScopes,
   type MediaItem,
   type MediaScope,
-  mediaCounts,
   PUBLIC_SCOPE,
   spaceScope,
-  storedMedia,
   UPLOADER_SCOPE,
 } from '../../media/index.ts';
 import { ImportError, itemName } from '../import-error.ts';
@@ -24,8 +22,8 @@ const OBJECT_KINDS: Record<string, RefKind> = {
 
 /**
  * `media`: records of files already stored elsewhere (the upload path of the media domain makes real ones), laid
- * out by `storedMedia` (active, so listed in the uploader's three media partitions) and counted on the uploader's
- * stats with `mediaCounts` in the same unit, exactly as an upload's completion counts them. No object is in the
+ * out by `activeMediaWrites` (active, so listed in the uploader's three media partitions) and counted on the
+ * uploader's stats in the same unit, exactly as an upload's completion counts them. No object is in the
  * bucket for them (`s3_key` empty); `file_url` is what the file gives, or empty. Each takes the visibility of what
  * it is attached to (media-scope.ts): an object of the file as built, an existing one as `prepare` read it.
  */
@@ -103,10 +101,11 @@ export const mediaSection = defineSection({
         created_at: createdAt,
         updated_at: createdAt,
       };
+      const writes = activeMediaWrites(item);
       context.plan.unit(
         itemName('media', i, record.ref),
-        [storedMedia(item)],
-        [{ key: userStatsKey(item.user_id), deltas: mediaCounts(item) }],
+        [writes.item],
+        writes.aggregates.map(({ key, deltas }) => ({ key, deltas })),
       );
       if (record.ref !== undefined) output[record.ref] = id;
     });

@@ -1,13 +1,5 @@
-import { topicSlugGuardKey, topicStatsKey } from '../../../db/keys/topics.ts';
-import {
-  findLargestTopicSerial,
-  slugify,
-  storedTopic,
-  storedTopicSearchEntries,
-  storedTopicSlugGuard,
-  type TopicItem,
-  topicStatsDeltas,
-} from '../../topics/index.ts';
+import { topicSlugGuardKey } from '../../../db/keys/topics.ts';
+import { importedTopicWrites, nextTopicSerial, slugify, type TopicItem } from '../../topics/index.ts';
 import { ImportError, itemName } from '../import-error.ts';
 import { defineSection } from './section.ts';
 
@@ -47,7 +39,7 @@ export const topicsSection = defineSection({
   ids: (topics) => ({ topic: topics.length }),
 
   prepare: async (topics) => ({
-    nextSerial: topics.some((topic) => topic.serial === undefined) ? (await findLargestTopicSerial()) + 1 : 1,
+    nextSerial: topics.some((topic) => topic.serial === undefined) ? await nextTopicSerial() : 1,
   }),
 
   build(topics, context, prepared) {
@@ -72,15 +64,9 @@ export const topicsSection = defineSection({
         created_at: createdAt,
         updated_at: createdAt,
       };
-      context.plan.guard(storedTopicSlugGuard(item.slug, id), `${label}: slug "${item.slug}"`);
-      context.plan.unit(
-        label,
-        [
-          { item: storedTopic(item), unchanged: ['status', 'parent_id'] },
-          ...storedTopicSearchEntries(item).map((entry) => ({ item: entry })),
-        ],
-        [{ key: topicStatsKey(), deltas: topicStatsDeltas(item) }],
-      );
+      const writes = importedTopicWrites(item);
+      context.plan.guard(writes.guard, `${label}: slug "${item.slug}"`);
+      context.plan.unit(label, writes.items, writes.counts);
       output[topic.ref] = id;
     });
     return output;
