@@ -76,12 +76,6 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     writes: 0,
     why: "feeds' listAuthorComments re-reads the user item for its counters",
   },
-  listProfileSpaces: {
-    rounds: 3,
-    reads: 4,
-    writes: 0,
-    why: '3 rounds; reads: username ∥ settings, the memberships Query, then the member, spaces, their stats and the caller’s memberships in one batch',
-  },
 };
 
 /** Routes no request of this file may make, and why (they are measured nowhere else either). */

@@ -1,5 +1,6 @@
 import { type Caller, isCommunityModerator } from '../auth/index.ts';
-import { findUserIdByUsername, PATH_USERNAME_PATTERN } from '../users/index.ts';
+import { type KeyedRead, mapRead } from '../../db/read-together.ts';
+import { findUserIdByUsername, PATH_USERNAME_PATTERN, userIdByUsernameRead } from '../users/index.ts';
 import { invalidUsername, profileNotActive, userNotFound } from './profile-errors.ts';
 import { findProfileRecord, type ProfileRecord } from './profile-repository.ts';
 
@@ -13,6 +14,15 @@ export async function resolveUserId(username: string): Promise<number> {
   const userId = await findUserIdByUsername(username);
   if (userId === undefined) throw userNotFound();
   return userId;
+}
+
+/** `resolveUserId` as a read to send with others in one BatchGetItem (the pattern is checked before any read). */
+export function userIdOfUsernameRead(username: string): KeyedRead<number> {
+  if (!PATH_USERNAME_PATTERN.test(username)) throw invalidUsername();
+  return mapRead(userIdByUsernameRead(username), (userId) => {
+    if (userId === undefined) throw userNotFound();
+    return userId;
+  });
 }
 
 /**

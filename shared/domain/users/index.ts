@@ -21,6 +21,7 @@ export {
   findUserIdByEmail,
   findUserIdByUsername,
   findUsersByIds,
+  userIdByUsernameRead,
   userIdsByNamePrefix,
   userRead,
   usersByIdsRead,
