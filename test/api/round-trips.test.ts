@@ -70,12 +70,6 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     why: 'token and caller in one batch; invitation and space in one batch beside the two staff-role Queries for space_join (read ahead); the write',
   },
   // Profiles (follow notification: helper notif).
-  listProfileComments: {
-    rounds: 4,
-    reads: 5,
-    writes: 0,
-    why: "feeds' listAuthorComments re-reads the user item for its counters",
-  },
 };
 
 /** Routes no request of this file may make, and why (they are measured nowhere else either). */

@@ -51,6 +51,13 @@ export function findPostById(postId: number, options: { consistent?: boolean } =
 export const postRead = (postId: number, options: { consistent?: boolean } = {}) =>
   itemRead(postKey(postId), PostItemSchema, options);
 
+/** Many posts by id (eventually consistent) as a read to send with others in one BatchGetItem, by id. */
+export const postsByIdsRead = (postIds: readonly number[]) =>
+  mapRead(
+    itemsRead([...new Set(postIds)].map(postKey), PostItemSchema),
+    (posts) => new Map(posts.map((post) => [post.id, post])),
+  );
+
 /**
  * Many posts by id (BatchGetItem); unknown ids are absent. `consistent` for lists, whose pages must show every
  * write completed before the read (counters, status) whatever the index has delivered so far.
@@ -96,6 +103,10 @@ export async function findSpacePostCount(spaceId: number): Promise<number> {
 export async function findUserStats(userId: number): Promise<Counters> {
   return (await getItem(userStatsKey(userId), CountersSchema)) ?? {};
 }
+
+/** `findUserStats` as a read to send with others in one BatchGetItem. */
+export const userStatsRead = (userId: number) =>
+  mapRead(itemRead(userStatsKey(userId), CountersSchema), (stats): Counters => stats ?? {});
 
 /**
  * The topic feed counters of several topics in one BatchGetItem, merged by name: a counter of a feed carrying

@@ -42,27 +42,3 @@ export function assertReadable(caller: Caller, record: ProfileRecord): void {
     record.user.status === 'active' || record.user.id === caller.id || isCommunityModerator(caller);
   if (!readable) throw profileNotActive();
 }
-
-/**
- * The readable profile of `username` and `work` done with its id, side by side once the id is known: one round
- * fewer than reading the profile first. `work` must only read; its answer is dropped (and its error too) when the
- * profile does not exist or may not be read, so nothing of an unreadable profile leaks.
- */
-export async function withReadableProfile<T>(
-  caller: Caller,
-  username: string,
-  work: (userId: number) => Promise<T>,
-): Promise<{ record: ProfileRecord; value: T }> {
-  const userId = await resolveUserId(username);
-  const [record, outcome] = await Promise.all([
-    findProfileRecord(userId),
-    work(userId).then(
-      (value) => ({ ok: true as const, value }),
-      (error: unknown) => ({ ok: false as const, error }),
-    ),
-  ]);
-  if (record === undefined) throw userNotFound();
-  assertReadable(caller, record);
-  if (!outcome.ok) throw outcome.error;
-  return { record, value: outcome.value };
-}
