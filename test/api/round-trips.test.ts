@@ -63,12 +63,6 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     varies: true,
     why: 'space ∥ index page, then memberships and users in one batch (per 50 users); the search index lists every member of the site, so the page is read on (another index page, its memberships and users) while members of other spaces and suspended accounts are dropped (data-dependent)',
   },
-  acceptInvitation: {
-    rounds: 3,
-    reads: 4,
-    writes: 1,
-    why: 'token and caller in one batch; invitation and space in one batch beside the two staff-role Queries for space_join (read ahead); the write',
-  },
   // Profiles (follow notification: helper notif).
 };
 
