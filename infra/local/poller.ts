@@ -25,6 +25,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators.ts';
 import type { GatewayInvocation } from './gateway.ts';
 import { type Invocation, invokeFunction } from './lambda-runtime.ts';
 import { fallbackArn, toRecord } from './sqs-records.ts';
+import { interpret } from './batch-result.ts';
 
 export interface PolledQueue {
   readonly entry: QueueEntry;
@@ -244,43 +245,6 @@ async function runBatch(
       })}\n`,
     );
   }
-}
-
-interface BatchResult {
-  /** Records to leave on the queue (redelivered after the visibility timeout). */
-  readonly failedIds: ReadonlySet<string>;
-  readonly outcome: 'ok' | 'partial' | 'error' | 'timeout' | 'invalid_response';
-  readonly errorText?: string;
-}
-
-/** Lambda's reading of a batch invocation: an error or timeout fails the whole batch, else the named records. */
-function interpret(invocation: BatchInvocation, event: SQSEvent, entry: QueueEntry): BatchResult {
-  const all = new Set(event.Records.map((record) => record.messageId));
-  if (invocation.outcome === 'throttled') {
-    // The event source mapping retries a throttled batch: the messages stay on the queue.
-    return { failedIds: all, outcome: 'error', errorText: 'throttled (reserved concurrency)' };
-  }
-  if (invocation.outcome === 'error') {
-    return {
-      failedIds: all,
-      outcome: 'error',
-      errorText: `${invocation.error.name}: ${invocation.error.message}`,
-    };
-  }
-  if (invocation.outcome === 'timeout') {
-    return {
-      failedIds: all,
-      outcome: 'timeout',
-      errorText: `worker did not finish within ${entry.timeoutSeconds} s`,
-    };
-  }
-  const failures = invocation.value?.batchItemFailures ?? [];
-  // Lambda treats a failure naming no record of the batch as a failure of the whole batch.
-  if (failures.some((failure) => !failure.itemIdentifier || !all.has(failure.itemIdentifier))) {
-    return { failedIds: all, outcome: 'invalid_response' };
-  }
-  const failedIds = new Set(failures.map((failure) => failure.itemIdentifier));
-  return { failedIds, outcome: failedIds.size === 0 ? 'ok' : 'partial' };
 }
 
 async function readArn(sqs: SQSClient, url: string): Promise<string> {
