@@ -18,7 +18,14 @@ import { MAX_SKIPPED_ITEMS, type PageResult, queryPage } from '../../db/query-pa
 import { querySpreadWindow } from '../../db/spread-page.ts';
 import { invalidParams } from '../../errors/app-error.ts';
 import { batchGetItems, getItem, queryItems } from '../../db/reads.ts';
-import { itemRead, itemsRead, mapRead } from '../../db/read-together.ts';
+import {
+  type KeyedRead,
+  itemRead,
+  itemsRead,
+  mapRead,
+  noRead,
+  readTogether,
+} from '../../db/read-together.ts';
 import {
   deleteAction,
   type TransactAction,
@@ -153,19 +160,28 @@ export interface ListingPage {
  * two BatchGetItems side by side, one when the page is all of one kind. Unpublished lists (the author's, the
  * moderators') are read strongly consistent.
  */
-export async function postsOfListings(page: ListingPage, readerId: number): Promise<PostItem[]> {
+export async function postsOfListings<T = undefined>(
+  page: ListingPage,
+  readerId: number,
+  alongside?: KeyedRead<T>,
+): Promise<{ posts: PostItem[]; alongside: T }> {
   const exactFor = (listing: PostListing) => page.status !== 'published' || listing.user_id === readerId;
   const ids = (exact: boolean) =>
     page.listings.filter((listing) => exactFor(listing) === exact).map((listing) => listing.post_id);
-  const [exact, eventual] = await Promise.all([
+  // The others' posts (eventually consistent) share one BatchGetItem with `alongside`; the exact ones cannot (a
+  // consistent batch reads everything at twice the units).
+  const [exact, [eventual, extra]] = await Promise.all([
     findPostsByIds(ids(true), { consistent: true }),
-    findPostsByIds(ids(false)),
+    readTogether([postsByIdsRead(ids(false)), alongside ?? noRead(undefined as T)] as const),
   ]);
   const posts = new Map([...eventual, ...exact]);
-  return page.listings.flatMap((listing) => {
-    const post = posts.get(listing.post_id);
-    return post && post.status === page.status ? [post] : [];
-  });
+  return {
+    posts: page.listings.flatMap((listing) => {
+      const post = posts.get(listing.post_id);
+      return post && post.status === page.status ? [post] : [];
+    }),
+    alongside: extra,
+  };
 }
 
 const listingPage = (partition: Partition, query: FeedPageQuery): Promise<PageResult<PostListing>> =>
