@@ -5,7 +5,6 @@ import type {
   Context,
 } from 'aws-lambda';
 import * as v from 'valibot';
-import { API_BASE_PATH } from '../catalogue/types.ts';
 import { env } from '../config/env.ts';
 import type { ErrorEnvelope, Operation, OperationInput, OperationResponse } from '../contracts/operation.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
@@ -15,7 +14,8 @@ import { logger } from '../observability/logger.ts';
 import { authenticationFromContext } from './auth-context.ts';
 import { type FormParser, formOrJsonBodyParser, jsonBodyParser, noBodyParser } from './body-parsers.ts';
 import { withEntityTag } from './conditional-get.ts';
-import { idempotencyKeyOf, runIdempotent } from './idempotency.ts';
+import type { idempotencyKeyOf, runIdempotent } from './idempotency.ts';
+import { locationOf } from './request-location.ts';
 import { errorBody, jsonResponse, textResponse } from './responses.ts';
 import { validatePart } from './validation.ts';
 
@@ -61,6 +61,12 @@ type Internal = {
 type InternalEvent = HttpEvent & { internal: Internal };
 type Request = middy.Request<InternalEvent, HttpResult, Error, Context, Internal>;
 
+/** `Idempotency-Key` replays (idempotency.ts), passed in by the write factories only, so reads never bundle them. */
+export interface IdempotencyLayer {
+  readonly keyOf: typeof idempotencyKeyOf;
+  readonly run: typeof runIdempotent;
+}
+
 const INTERNAL_ERROR = new AppError('internal_error', 500, 'An internal error occurred.');
 /** The authorizer could not read its stores, so the caller is unknown: nothing is decided, the client retries. */
 const SERVICE_UNAVAILABLE = new AppError(
@@ -75,25 +81,28 @@ const SERVICE_UNAVAILABLE = new AppError(
  * The one handler factory for authenticated routes. Every entry file is
  * `export const handler = httpHandler(contract, (input, ctx) => useCase(...))`; everything else lives here:
  * request id and logs, authentication state → 401/403, JSON body parsing, contract validation of path, query and
- * body, response validation (local and tests), `Idempotency-Key` replays of writes (idempotency.ts), `ETag` and
- * 304 on reads (conditional-get.ts), and the error envelope, registered last so it sees every error.
+ * body, response validation (local and tests), `ETag` and 304 on reads (conditional-get.ts), and the error
+ * envelope, registered last so it sees every error. This one serves reads (GET); writes (POST, PUT, DELETE) use
+ * write-handler.ts's, the same plus `Idempotency-Key` replays (test/unit/catalogue.test.ts holds every entry file
+ * to the factory of its method).
  */
 export function httpHandler<O extends Operation>(
   operation: O,
   useCase: (input: OperationInput<O>, context: AuthenticatedContext) => Promise<OperationResponse<O>>,
 ) {
-  return authenticatedHandler(operation, useCase, undefined);
+  return authenticatedHandler(operation, useCase, undefined, undefined);
 }
 
 export type { FormParser } from './body-parsers.ts';
 
-/** `httpHandler` with an optional form parser for `bodyKind: 'multipart'` operations. */
+/** `httpHandler` with a form parser (`bodyKind: 'multipart'`) and the idempotency layer of writes, if any. */
 export function authenticatedHandler<O extends Operation>(
   operation: O,
   useCase: (input: OperationInput<O>, context: AuthenticatedContext) => Promise<OperationResponse<O>>,
   formParser: FormParser | undefined,
+  idempotency: IdempotencyLayer | undefined,
 ) {
-  return build(operation, true, formParser, (input, internal, base) => {
+  return build(operation, true, formParser, idempotency, (input, internal, base) => {
     const authentication = internal.authentication;
     if (authentication.state !== 'authenticated') throw INTERNAL_ERROR; // unreachable: checked before
     return useCase(input, { ...base, caller: authentication.caller });
@@ -105,13 +114,14 @@ export function publicHttpHandler<O extends Operation>(
   operation: O,
   useCase: (input: OperationInput<O>, context: RequestContext) => Promise<OperationResponse<O>>,
 ) {
-  return build(operation, false, undefined, (input, _internal, base) => useCase(input, base));
+  return build(operation, false, undefined, undefined, (input, _internal, base) => useCase(input, base));
 }
 
 function build<O extends Operation>(
   operation: O,
   requiresCaller: boolean,
   formParser: FormParser | undefined,
+  idempotency: IdempotencyLayer | undefined,
   run: (input: OperationInput<O>, internal: Internal, base: RequestContext) => Promise<OperationResponse<O>>,
 ) {
   const envelope = operation.errorEnvelope ?? 'standard';
@@ -180,7 +190,7 @@ function build<O extends Operation>(
             : undefined,
           body: operation.body ? validatePart(operation.body, event.body ?? {}) : undefined,
         };
-        request.internal.idempotencyKey = idempotencyKeyOf(event.requestContext.http.method, event.headers);
+        request.internal.idempotencyKey = idempotency?.keyOf(event.requestContext.http.method, event.headers);
       },
     })
     .use({
@@ -212,8 +222,8 @@ function build<O extends Operation>(
         return jsonResponse(operation.successStatus ?? 200, body, base.requestId, authenticated);
       };
       const { idempotencyKey, authentication } = event.internal;
-      if (idempotencyKey !== undefined && authentication.state === 'authenticated') {
-        return runIdempotent(
+      if (idempotency && idempotencyKey !== undefined && authentication.state === 'authenticated') {
+        return idempotency.run(
           {
             callerId: authentication.caller.id,
             key: idempotencyKey,
@@ -258,32 +268,6 @@ function errorResponse(
       : {}),
   };
   return jsonResponse(appError.status, errorBody(appError, envelope), requestId, authenticated, extraHeaders);
-}
-
-function locationOf(event: HttpEvent, operation: Operation): RequestLocation {
-  const declared = (operation.query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {};
-  const query: Record<string, string> = {};
-  for (const [key, value] of Object.entries(event.queryStringParameters ?? {})) {
-    if (value !== undefined && Object.hasOwn(declared, key)) query[key] = value;
-  }
-  const base = env().PUBLIC_BASE_URL.replace(/\/+$/, '') || API_BASE_PATH;
-  return { url: `${base}${routePath(event)}`, query };
-}
-
-/**
- * The route's path under the base, from the matched route key and its path parameters (`/notifications/5/read`),
- * so a link names the route as catalogued whatever spelling the request used. The catch-all has no route key.
- */
-function routePath(event: HttpEvent): string {
-  const template = /^[A-Z]+ (\/\S*)$/.exec(event.routeKey)?.[1];
-  const path =
-    template === undefined
-      ? event.rawPath
-      : template.replace(/\{([^}+]+)(\+?)\}/g, (_match, name: string, greedy: string) => {
-          const value = event.pathParameters?.[name] ?? '';
-          return greedy ? encodeURI(value) : encodeURIComponent(value);
-        });
-  return path.startsWith(`${API_BASE_PATH}/`) ? path.slice(API_BASE_PATH.length) : path;
 }
 
 function assertResponse(operation: Operation, body: unknown): void {

@@ -15,7 +15,8 @@ import { createdTopic, listAll, updateTopic } from '../support/topics.ts';
  */
 // Greek letters: the other test files' titles (random hex tags, English words) share none of the term's trigrams,
 // so the units measured here cannot change with what runs beside this file.
-const GREEK = 'αβγδεζηθικλμνξοπρστυφχψω';
+// No sigma: an upper-cased Σ lower-cases to the final form ς at a word's end, which the title's σ would not match.
+const GREEK = 'αβγδεζηθικλμνξοπρτυφχψω';
 const tag = `ts${Array.from(randomBytes(8), (byte) => GREEK[byte % GREEK.length]).join('')}`;
 const slugTag = randomBytes(4).toString('hex');
 let admin: TestUser;

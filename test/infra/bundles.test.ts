@@ -65,4 +65,36 @@ describe('issue 21 item 21: lean functions', () => {
       migrationsWorker: ['mysql2/promise', 'sharp'],
     });
   }, 120_000);
+
+  it('reads carry neither Powertools idempotency nor the Markdown parser they do not use; writes carry replays', async () => {
+    // The packages that put code in a function's bundle (an input parsed but tree-shaken away adds no bytes).
+    const packagesIn = async (operationId: string) => {
+      const spec = allFunctionSpecs().find((one) => one.id === operationId);
+      if (!spec) throw new Error(`no function ${operationId}`);
+      const result = await build({
+        ...esbuildOptions(),
+        entryPoints: [path.join(PROJECT_ROOT, spec.entry)],
+        outfile: path.join(PROJECT_ROOT, 'cdk.out', 'bundle-check', `${spec.id}.mjs`),
+        absWorkingDir: PROJECT_ROOT,
+        metafile: true,
+        write: false,
+        logLevel: 'silent',
+      });
+      const output = Object.values(result.metafile.outputs).find((one) => one.entryPoint !== undefined);
+      return new Set(
+        Object.entries(output?.inputs ?? {})
+          .filter(([, input]) => input.bytesInOutput > 0)
+          .map(([file]) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1])
+          .filter((name) => name !== undefined),
+      );
+    };
+    // getFeed reaches the spaces index, which re-exports a writer that renders Markdown: the package's
+    // `sideEffects` declaration lets esbuild drop that module, and the parser with it.
+    const read = await packagesIn('getFeed');
+    expect(read.has('@aws-lambda-powertools/idempotency')).toBe(false);
+    expect(read.has('markdown-it')).toBe(false);
+    const write = await packagesIn('createFeed');
+    expect(write.has('@aws-lambda-powertools/idempotency')).toBe(true);
+    expect(write.has('markdown-it')).toBe(true);
+  }, 120_000);
 });

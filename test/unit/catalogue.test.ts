@@ -161,8 +161,14 @@ describe('HTTP entry files', () => {
       const text = readFileSync(file, 'utf8');
       expect(text.trimEnd().split('\n').length, `${route.entry} lines`).toBeLessThanOrEqual(MAX_ENTRY_LINES);
       expect(text).toMatch(/export const handler = (httpHandler|publicHttpHandler)\(/);
-      // Form-taking routes use the same factory with the multipart parser (only their bundles carry it).
-      const factory = CONTRACTS[route.operationId]?.bodyKind === 'multipart' ? 'form-handler' : 'handler';
+      // Form-taking routes use the same factory with the multipart parser (only their bundles carry it); other
+      // writes the one with `Idempotency-Key` replays, which reads never carry (issue 21, item 21).
+      const factory =
+        CONTRACTS[route.operationId]?.bodyKind === 'multipart'
+          ? 'form-handler'
+          : route.method !== 'GET' && route.access !== 'public'
+            ? 'write-handler'
+            : 'handler';
       expect(text).toMatch(new RegExp(`from '(\\.\\./)+shared/http/${factory}\\.ts'`));
       // Public routes must be the catalogue's public ones, and vice versa.
       expect(text.includes('publicHttpHandler('), route.entry).toBe(route.access === 'public');

@@ -43,4 +43,29 @@ describe('imports of bundled code', () => {
     const invocation = readFileSync(join(ROOT, 'shared/observability/invocation.ts'), 'utf8');
     expect(invocation).not.toMatch(/from '\.\/metrics\.ts'/);
   });
+
+  it('keep Powertools idempotency to the factories of writes', () => {
+    // Reads never replay, so the shared factory takes the layer from write-handler.ts (and the form factory of
+    // uploads) and imports only its type: a GET function's bundle carries none of it (~42 KB).
+    const importers = bundledSources().filter((file) =>
+      /^import (?!type )[^;]*from '\.\/idempotency\.ts'/m.test(readFileSync(join(ROOT, file), 'utf8')),
+    );
+    expect(importers).toEqual(['shared/http/write-handler.ts']);
+  });
+
+  it('for their effect alone name a module the package declares to have side effects', () => {
+    // package.json declares the project's modules free of side effects, so esbuild drops a module none of whose
+    // exports a function uses (with what it imports): an import for effect alone would vanish from the bundle
+    // unless its module is listed there.
+    const declared = (
+      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { sideEffects: string[] }
+    ).sideEffects;
+    const undeclared = bundledSources().flatMap((file) =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^import '(\.[^']+)';/gm)]
+        .map((match) => `./${relative(ROOT, join(ROOT, file, '..', match[1] as string))}`)
+        .filter((target) => !declared.includes(target))
+        .map((target) => `${file}: ${target}`),
+    );
+    expect(undeclared).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { deleteMedia as contract } from '../../../shared/contracts/media.ts';
 import { deleteMedia } from '../../../shared/domain/media/delete-media.ts';
-import { httpHandler } from '../../../shared/http/handler.ts';
+import { httpHandler } from '../../../shared/http/write-handler.ts';
 
 export const handler = httpHandler(contract, ({ params }, ctx) => deleteMedia(ctx.caller, params.id));
