@@ -52,6 +52,13 @@ export const mapRead = <T, U>(read: KeyedRead<T>, map: (value: T) => U): KeyedRe
   settle: async (found) => map(await read.settle(found)),
 });
 
+/** Two reads as one (to hand both to a function that sends one read with its own). */
+export const pairRead = <A, B>(a: KeyedRead<A>, b: KeyedRead<B>): KeyedRead<[A, B]> => ({
+  keys: [...a.keys, ...b.keys],
+  ...(a.consistent || b.consistent ? { consistent: true } : {}),
+  settle: async (found) => [await a.settle(found), await b.settle(found)],
+});
+
 /** A read with a known answer and no key (a branch that needs nothing read). */
 export const noRead = <T>(value: T): KeyedRead<T> => ({ keys: [], settle: () => value });
 

@@ -23,24 +23,20 @@ interface Figures {
   readonly writes: number;
 }
 
-// Figures as measured on branch i20meter (before the ids, feeds and notif helpers' changes are merged). Owners: ids =
-// time ids, quiz/course stats, settings replicas; feeds = feeds/timeline/topic/space aggregates and likes; notif =
-// notifications through the queue; profiles/spaces/invitations/courses/quiz reads/media = the meter's branch.
 /**
- * `varies`: the figures depend on what the shared table holds (filtered index pages read on until the page is
+ * Each entry is listed, with its why, in shared/db/ACCESS_PATTERNS.md (round trips per route). `varies`: the figures depend on what the shared table holds (filtered index pages read on until the page is
  * full; shard keys per listed topic), so a run may also come in within the rule: the entry is then not required to
  * exceed it, only to stay within its figures.
  */
 const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true }>> = {
-  // Feeds (helper feeds; SEQ# rounds go with helper ids, notification rounds with helper notif).
   listFeeds: {
     rounds: 6,
-    reads: 22,
+    reads: 21,
     writes: 0,
     varies: true,
-    why: "stats replica ∥ memberships ∥ the 4 timeline shards (a Query each: independent partitions, no batch); a shard read again only where the merge needs it (the caller's visibility drops entries: other members-only spaces' feeds, data-dependent); own posts ∥ others' posts ∥ authors ∥ topics (one BatchGetItem each); the caller's likes of the liked posts",
+    why: "fixed: (stats ∥ memberships ∥ the 4 timeline shards, a Query each: a batch reads items by key, not a partition's range, and the shards exist to spread the reads); (own posts, consistent ∥ one batch of others' posts, authors and topics); the caller's likes of the liked posts: 3 rounds, 9 reads. A shard is read again where the merge needs it: 1 round and ≤ 4 Queries each time; at most once when nothing is filtered out (4 / 13), more with the log of the entries the caller's visibility drops (other members-only spaces' feeds in the shared table: 3 such rounds allowed)",
   },
-  // Topics (helper feeds: topic aggregates).
+  // Topics.
   listTopics: {
     rounds: 2,
     reads: 4,
@@ -48,39 +44,20 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     varies: true,
     why: "stats ∥ page; the page's posts_count shards (4 keys a topic), two BatchGetItems of ≤ 100 keys when the page has more than 25 topics",
   },
-  // Quizzes and courses (helper ids: SEQ#comment, course and quiz stats).
+  // Quizzes and courses.
   listQuizResults: {
     rounds: 3,
     reads: 4,
     writes: 0,
-    why: 'course, membership and stats in one batch; the default status=all merges two index ranges (two Queries); then the page’s users and lessons in one batch',
+    why: 'course, membership and stats in one batch; the default status=all merges the passed and failed ranges of one index partition (a key condition reads one range; the whole partition would come passed first, not in the order asked): two Queries; then the page’s users and lessons in one batch',
   },
-  // Spaces and invitations.
+  // Spaces.
   searchSpaceUsers: {
     rounds: 6,
-    reads: 12,
+    reads: 10,
     writes: 0,
     varies: true,
-    why: 'space ∥ index page, then memberships and users in one batch (per 50 users); the search index lists every member of the site, so the page is read on (another index page, its memberships and users) while members of other spaces and suspended accounts are dropped (data-dependent)',
-  },
-  acceptInvitation: {
-    rounds: 3,
-    reads: 4,
-    writes: 1,
-    why: 'token and caller in one batch; invitation and space in one batch beside the two staff-role Queries for space_join (read ahead); the write',
-  },
-  // Profiles (follow notification: helper notif).
-  listProfileComments: {
-    rounds: 4,
-    reads: 5,
-    writes: 0,
-    why: "feeds' listAuthorComments re-reads the user item for its counters",
-  },
-  listProfileSpaces: {
-    rounds: 3,
-    reads: 4,
-    writes: 0,
-    why: '3 rounds; reads: username ∥ settings, the memberships Query, then the member, spaces, their stats and the caller’s memberships in one batch',
+    why: 'space ∥ index page, then memberships and users in one batch (per 50 users: ≤ 2 for a page of 100 entries); the search index lists every member of the site, so the page is read on (another index page, then its batch: 2 rounds, ≤ 3 reads each, up to 50 pages) while members of the space and suspended accounts are dropped (data-dependent; 3 index pages allowed for the shared table)',
   },
 };
 

@@ -1,6 +1,7 @@
 import { toIsoDateTime } from '../dates.ts';
-import { type TopicItem, findTopicsByIds } from '../topics/index.ts';
-import { findUsersByIds, type UserItem } from '../users/index.ts';
+import { type KeyedRead, mapRead } from '../../db/read-together.ts';
+import { type TopicItem, topicsByIdsRead } from '../topics/index.ts';
+import { type UserItem, usersByIdsRead } from '../users/index.ts';
 import type { FeedStatus, PostItem } from './post-item.ts';
 
 /** The author summary feed items and comments carry (contract: `xprofile` with these four fields). */
@@ -80,31 +81,22 @@ export function toFeedResponse(post: PostItem, context: FeedContext): FeedRespon
 }
 
 /**
- * Maps a page of feeds: authors and topics in one BatchGetItem each (≤ 100 keys per call), topic ids resolved
- * against the topics that exist now, so a deleted topic never shows even before its links are all detached.
+ * The authors and topics a page of feeds shows, from their ids alone, as a read to send with others in one
+ * BatchGetItem (shared/db/read-together.ts): a list reads them with its posts or its likes (their ids are on the
+ * listing entries). Topic ids are resolved against the topics that exist now, so a deleted topic never shows even
+ * before its links are all detached.
  */
-export async function toFeedResponses(
-  posts: readonly PostItem[],
-  liked: ReadonlySet<number>,
-): Promise<FeedResponse[]> {
-  const context = await findFeedContext(
-    posts.map((post) => post.user_id),
-    posts.flatMap((post) => post.topic_ids),
-  );
-  return posts.map((post) => toFeedResponse(post, { ...context, liked }));
-}
-
-/**
- * The authors and topics a page of feeds shows, from their ids alone (one BatchGetItem each), so a list can read
- * them beside the posts (their ids are on the listing entries).
- */
-export async function findFeedContext(
+export function feedContextRead(
   authorIds: readonly number[],
   topicIds: readonly number[],
-): Promise<Omit<FeedContext, 'liked'>> {
-  const [authors, topics] = await Promise.all([
-    authorIds.length > 0 ? findUsersByIds([...new Set(authorIds)]) : new Map<number, UserItem>(),
-    findTopicsByIds([...new Set(topicIds)]),
-  ]);
-  return { authors, topics: new Map(topics.map((topic) => [topic.id, topic])) };
+): KeyedRead<Omit<FeedContext, 'liked'>> {
+  const authors = usersByIdsRead(authorIds);
+  const topics = mapRead(
+    topicsByIdsRead([...new Set(topicIds)]),
+    (found) => new Map(found.map((topic) => [topic.id, topic])),
+  );
+  return {
+    keys: [...authors.keys, ...topics.keys],
+    settle: async (found) => ({ authors: await authors.settle(found), topics: await topics.settle(found) }),
+  };
 }

@@ -18,7 +18,14 @@ import { MAX_SKIPPED_ITEMS, type PageResult, queryPage } from '../../db/query-pa
 import { querySpreadWindow } from '../../db/spread-page.ts';
 import { invalidParams } from '../../errors/app-error.ts';
 import { batchGetItems, getItem, queryItems } from '../../db/reads.ts';
-import { itemRead, itemsRead, mapRead } from '../../db/read-together.ts';
+import {
+  type KeyedRead,
+  itemRead,
+  itemsRead,
+  mapRead,
+  noRead,
+  readTogether,
+} from '../../db/read-together.ts';
 import {
   deleteAction,
   type TransactAction,
@@ -50,6 +57,13 @@ export function findPostById(postId: number, options: { consistent?: boolean } =
 /** `findPostById` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
 export const postRead = (postId: number, options: { consistent?: boolean } = {}) =>
   itemRead(postKey(postId), PostItemSchema, options);
+
+/** Many posts by id (eventually consistent) as a read to send with others in one BatchGetItem, by id. */
+export const postsByIdsRead = (postIds: readonly number[]) =>
+  mapRead(
+    itemsRead([...new Set(postIds)].map(postKey), PostItemSchema),
+    (posts) => new Map(posts.map((post) => [post.id, post])),
+  );
 
 /**
  * Many posts by id (BatchGetItem); unknown ids are absent. `consistent` for lists, whose pages must show every
@@ -97,6 +111,10 @@ export async function findUserStats(userId: number): Promise<Counters> {
   return (await getItem(userStatsKey(userId), CountersSchema)) ?? {};
 }
 
+/** `findUserStats` as a read to send with others in one BatchGetItem. */
+export const userStatsRead = (userId: number) =>
+  mapRead(itemRead(userStatsKey(userId), CountersSchema), (stats): Counters => stats ?? {});
+
 /**
  * The topic feed counters of several topics in one BatchGetItem, merged by name: a counter of a feed carrying
  * several of these topics sits on each of their items with the same name and value, so it is counted once.
@@ -142,19 +160,28 @@ export interface ListingPage {
  * two BatchGetItems side by side, one when the page is all of one kind. Unpublished lists (the author's, the
  * moderators') are read strongly consistent.
  */
-export async function postsOfListings(page: ListingPage, readerId: number): Promise<PostItem[]> {
+export async function postsOfListings<T = undefined>(
+  page: ListingPage,
+  readerId: number,
+  alongside?: KeyedRead<T>,
+): Promise<{ posts: PostItem[]; alongside: T }> {
   const exactFor = (listing: PostListing) => page.status !== 'published' || listing.user_id === readerId;
   const ids = (exact: boolean) =>
     page.listings.filter((listing) => exactFor(listing) === exact).map((listing) => listing.post_id);
-  const [exact, eventual] = await Promise.all([
+  // The others' posts (eventually consistent) share one BatchGetItem with `alongside`; the exact ones cannot (a
+  // consistent batch reads everything at twice the units).
+  const [exact, [eventual, extra]] = await Promise.all([
     findPostsByIds(ids(true), { consistent: true }),
-    findPostsByIds(ids(false)),
+    readTogether([postsByIdsRead(ids(false)), alongside ?? noRead(undefined as T)] as const),
   ]);
   const posts = new Map([...eventual, ...exact]);
-  return page.listings.flatMap((listing) => {
-    const post = posts.get(listing.post_id);
-    return post && post.status === page.status ? [post] : [];
-  });
+  return {
+    posts: page.listings.flatMap((listing) => {
+      const post = posts.get(listing.post_id);
+      return post && post.status === page.status ? [post] : [];
+    }),
+    alongside: extra,
+  };
 }
 
 const listingPage = (partition: Partition, query: FeedPageQuery): Promise<PageResult<PostListing>> =>

@@ -14,12 +14,14 @@ import {
   visibleListing,
   visibleMemberSpaces,
 } from './feed-filters.ts';
-import { type FeedResponse, findFeedContext, toFeedResponse, toFeedResponses } from './feed-mapper.ts';
+import { noRead, pairRead, readTogether } from '../../db/read-together.ts';
+import { type FeedResponse, feedContextRead, toFeedResponse } from './feed-mapper.ts';
 import {
   type Counters,
   findFeedStats,
   findSpacePostCount,
   findLikedPostIds,
+  likedPostsRead,
   findUserStats,
   type ListingPage,
   postsOfListings,
@@ -90,22 +92,24 @@ export async function listFeeds(caller: Caller, input: ListFeedsInput): Promise<
   let data: FeedResponse[];
   if ('listed' in page) {
     // The posts of a listing page, the caller's likes, the authors and the topics all follow from the entries'
-    // ids: one round of independent reads (the likes after the posts for the timeline, see ListedPage).
+    // ids: one round of independent reads, the others' posts, authors, topics (and likes) in one BatchGetItem
+    // beside the caller's own posts (the likes after the posts for the timeline, see ListedPage).
     const { listings } = page.listed;
     const deferLikes = page.likesOfLikedOnly === true;
-    const [posts, likedAlongside, context] = await Promise.all([
-      postsOfListings(page.listed, caller.id),
-      deferLikes
-        ? undefined
-        : findLikedPostIds(
-            listings.map((listing) => listing.post_id),
-            caller.id,
-          ),
-      findFeedContext(
-        listings.map((listing) => listing.user_id),
-        listings.flatMap((listing) => listing.topic_ids),
-      ),
-    ]);
+    const contextRead = feedContextRead(
+      listings.map((listing) => listing.user_id),
+      listings.flatMap((listing) => listing.topic_ids),
+    );
+    const likes = deferLikes
+      ? noRead(undefined)
+      : likedPostsRead(
+          listings.map((listing) => listing.post_id),
+          caller.id,
+        );
+    const {
+      posts,
+      alongside: [context, likedAlongside],
+    } = await postsOfListings(page.listed, caller.id, pairRead(contextRead, likes));
     const liked =
       likedAlongside ??
       (await findLikedPostIds(
@@ -114,11 +118,18 @@ export async function listFeeds(caller: Caller, input: ListFeedsInput): Promise<
       ));
     data = posts.map((post) => toFeedResponse(post, { ...context, liked }));
   } else {
-    const liked = await findLikedPostIds(
-      page.posts.map((post) => post.id),
-      caller.id,
-    );
-    data = await toFeedResponses(page.posts, liked);
+    // The caller's likes, the authors and the topics of a page of posts: one BatchGetItem.
+    const [liked, context] = await readTogether([
+      likedPostsRead(
+        page.posts.map((post) => post.id),
+        caller.id,
+      ),
+      feedContextRead(
+        page.posts.map((post) => post.user_id),
+        page.posts.flatMap((post) => post.topic_ids),
+      ),
+    ] as const);
+    data = page.posts.map((post) => toFeedResponse(post, { ...context, liked }));
   }
   const total = page.total;
   return { feeds: { current_page: input.page, data, total, per_page: input.per_page } };

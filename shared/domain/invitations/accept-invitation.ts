@@ -2,8 +2,8 @@ import { forbidden, notFound } from '../../errors/app-error.ts';
 import { logger } from '../../observability/logger.ts';
 import type { Caller } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
-import { emitNotification, emitNotifications } from '../notifications/index.ts';
-import { findSpaceStaffIds, membershipJoinActions, type SpaceItem } from '../spaces/index.ts';
+import { emitNotification, emitToSpaceStaff } from '../notifications/index.ts';
+import { membershipJoinActions, type SpaceItem } from '../spaces/index.ts';
 import type { UserItem } from '../users/index.ts';
 import { invitationNotFound } from './invitation-errors.ts';
 import { acceptInvitationWrites, findInvitationAndSpace, findTokenAndUser } from './invitation-repository.ts';
@@ -24,19 +24,10 @@ export async function acceptInvitation(
   if (!TOKEN_PATTERN.test(token)) throw invitationNotFound();
   const tokenHash = hashInvitationToken(token);
   // Three rounds: the token and the caller's user item; the invitation and its space (one batch, the space named
-  // by the token) beside the space's staff for `space_join` (read ahead, used only once the join is written); the
-  // transaction.
+  // by the token); the transaction. The staff `space_join` goes to are looked up by the notify worker.
   const { token: stored, user } = await findTokenAndUser(tokenHash, caller.id);
   if (!stored) throw invitationNotFound();
-  const [{ invitation, space }, staffAhead] = await Promise.all([
-    findInvitationAndSpace(stored),
-    stored.space_id === undefined
-      ? undefined
-      : findSpaceStaffIds(stored.space_id).catch((error: unknown) => {
-          logger.warn('could not read the space staff ahead of a join', { spaceId: stored.space_id, error });
-          return undefined;
-        }),
-  ]);
+  const { invitation, space } = await findInvitationAndSpace(stored);
   if (invitation?.status !== 'pending') throw invitationNotFound();
   if (!user || user.email.toLowerCase() !== invitation.email) {
     throw forbidden('This invitation was sent to another e-mail address.');
@@ -57,7 +48,7 @@ export async function acceptInvitation(
     outcome = await acceptInvitationWrites(invitation, tokenHash, user.id, acceptedAt, []);
   }
   if (outcome === 'used') throw invitationNotFound();
-  await notifyStaff(space, user, staffAhead);
+  await notifyStaff(space, user);
   // Only an acceptance that enrolled the student notifies (one already a member was enrolled by another way).
   if (enrolled) await notifyEnrollment(space, user, invitation.inviter_id);
   return { message: `You have joined ${space.title}.`, space_id: space.id, status: 'accepted' };
@@ -82,14 +73,9 @@ async function notifyEnrollment(course: SpaceItem, student: UserItem, inviterId:
 }
 
 /** `space_join` to the space's admins and moderators; a failure is logged, never undoes the join. */
-async function notifyStaff(
-  space: SpaceItem,
-  user: UserItem,
-  staffAhead: number[] | undefined,
-): Promise<void> {
+async function notifyStaff(space: SpaceItem, user: UserItem): Promise<void> {
   try {
-    const staff = staffAhead ?? (await findSpaceStaffIds(space.id));
-    await emitNotifications(staff, {
+    await emitToSpaceStaff(space.id, {
       type: 'space_join',
       actorId: user.id,
       title: `${user.display_name} joined ${space.title}`,

@@ -66,3 +66,27 @@ export async function emitNotifications(
   else await publishBatch('notify', messages);
   for (const _ of recipients) businessMetrics.notificationEmitted(event.type);
 }
+
+/**
+ * One event to a space's active admins and moderators (`space_join`), still one message: the `notify` worker looks
+ * the staff up when it stores the event, so the request makes no read for them. Never the actor (the worker drops
+ * them); a redelivery looks again and finds the notifications already stored.
+ */
+export async function emitToSpaceStaff(spaceId: number, event: NotificationEvent): Promise<void> {
+  await publish('notify', {
+    event_id: randomUUID(),
+    occurred_at: nowIso(),
+    type: event.type,
+    actor_id: event.actorId,
+    recipient_ids: [],
+    space_staff_of: spaceId,
+    title: event.title,
+    message: event.message,
+    action_url: event.actionUrl,
+    object_id: event.objectId,
+    object_type: event.objectType,
+    ...(event.alreadyEmailed ? { already_emailed: true } : {}),
+  });
+  // Counted once: only the worker knows how many staff members it reaches.
+  businessMetrics.notificationEmitted(event.type);
+}

@@ -5,6 +5,7 @@
 export {
   emitNotification,
   emitNotifications,
+  emitToSpaceStaff,
   type NotificationEmission,
   type NotificationEvent,
 } from './emit-notification.ts';

@@ -1,5 +1,6 @@
 import type { NotifyMessage } from '../../messages/index.ts';
 import { logger } from '../../observability/logger.ts';
+import { type ReceivedNotifyMessage, withRecipients } from './notification-audience.ts';
 import type { NotificationItem } from './notification-item.ts';
 import {
   findEventKeysOfNotifications,
@@ -11,11 +12,7 @@ import { notificationEventKey, notificationIdOf } from './notification-identity.
 import { getNotificationStats, raiseNewestCreatedAt } from './notification-repository.ts';
 import { onNotificationsStored, type StoredNotification } from './on-notifications-stored.ts';
 
-/** One received message of the `notify` queue: `receiptId` names it in the answer (the SQS message id). */
-export interface ReceivedNotifyMessage {
-  readonly receiptId: string;
-  readonly message: NotifyMessage;
-}
+export type { ReceivedNotifyMessage };
 
 interface Pending extends NewNotification {
   /** The id the event draws (notification-identity.ts); `item.id` may lie further on after a collision. */
@@ -32,13 +29,14 @@ const MAX_ROUNDS = 20;
 /**
  * The `notify` worker's batch (decisions.md, Notifications): every event's notifications, one per recipient and
  * never to the actor, grouped per recipient so each recipient's notifications of the batch and its counters are
- * one transaction; then the stored batch goes to `onNotificationsStored` (e-mails). Idempotent: a notification's id
- * comes from its event and recipient, its put is conditional, and a delivery that finds it stored counts nothing.
- * Answers the receipt ids of the messages to deliver again (a recipient whose writes failed); the rest are done.
+ * one transaction; then the stored batch goes to `onNotificationsStored` (e-mails). A space's staff named as the
+ * audience are looked up first (notification-audience.ts). Idempotent: a notification's id comes from its event and
+ * recipient, its put is conditional, and a delivery that finds it stored counts nothing. Answers the receipt ids of
+ * the messages to deliver again (a recipient whose writes failed, or staff that could not be read); the rest are
+ * done.
  */
-export async function storeNotificationEvents(
-  received: readonly ReceivedNotifyMessage[],
-): Promise<Set<string>> {
+export async function storeNotificationEvents(batch: readonly ReceivedNotifyMessage[]): Promise<Set<string>> {
+  const { resolved: received, failed } = await withRecipients(batch);
   const byRecipient = new Map<number, Map<string, Pending>>();
   for (const { receiptId, message } of received) {
     for (const recipientId of new Set(message.recipient_ids)) {
@@ -53,7 +51,6 @@ export async function storeNotificationEvents(
     }
   }
 
-  const failed = new Set<string>();
   const stored: StoredNotification[] = [];
   const recipients = [...byRecipient];
   for (let start = 0; start < recipients.length; start += RECIPIENTS_AT_ONCE) {

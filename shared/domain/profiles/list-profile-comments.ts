@@ -1,7 +1,9 @@
 import type { Caller } from '../auth/index.ts';
 import { type AuthorCommentRow, listAuthorComments } from '../feeds/index.ts';
-import { type MemberSummary, toMemberSummary } from '../users/index.ts';
-import { withReadableProfile } from './profile-user.ts';
+import { type MemberSummary, toMemberSummary, userRead } from '../users/index.ts';
+import { userNotFound } from './profile-errors.ts';
+import { findProfileRecord } from './profile-repository.ts';
+import { assertReadable, resolveUserId } from './profile-user.ts';
 
 export interface ListProfileCommentsInput {
   readonly page: number;
@@ -29,13 +31,22 @@ export async function listProfileComments(
   username: string,
   input: ListProfileCommentsInput,
 ): Promise<ProfileCommentsPage> {
-  // The page is read beside the profile (it needs only the id); dropped if the profile may not be read.
-  const {
-    record: { user },
-    value: found,
-  } = await withReadableProfile(caller, username, (userId) =>
-    listAuthorComments(caller, userId, { page: input.page, perPage: input.per_page, cursor: input.cursor }),
+  // The member's user item is read in the page's own BatchGetItem (with the author's counters and the page's
+  // posts): three rounds in all for page 1. Nothing of the page is answered (not even its error) before the
+  // profile is found readable.
+  const userId = await resolveUserId(username);
+  const paging = { page: input.page, perPage: input.per_page, cursor: input.cursor };
+  const found = await listAuthorComments(caller, userId, paging, userRead(userId)).catch(
+    async (error: unknown) => {
+      const record = await findProfileRecord(userId);
+      if (record === undefined) throw userNotFound();
+      assertReadable(caller, record);
+      throw error;
+    },
   );
+  const user = found.alongside;
+  if (user === undefined) throw userNotFound();
+  assertReadable(caller, { user });
   return {
     page: {
       items: found.rows,

@@ -1,5 +1,6 @@
 import { type Caller, isCommunityModerator } from '../auth/index.ts';
-import { findUserIdByUsername, PATH_USERNAME_PATTERN } from '../users/index.ts';
+import { type KeyedRead, mapRead } from '../../db/read-together.ts';
+import { findUserIdByUsername, PATH_USERNAME_PATTERN, userIdByUsernameRead } from '../users/index.ts';
 import { invalidUsername, profileNotActive, userNotFound } from './profile-errors.ts';
 import { findProfileRecord, type ProfileRecord } from './profile-repository.ts';
 
@@ -13,6 +14,15 @@ export async function resolveUserId(username: string): Promise<number> {
   const userId = await findUserIdByUsername(username);
   if (userId === undefined) throw userNotFound();
   return userId;
+}
+
+/** `resolveUserId` as a read to send with others in one BatchGetItem (the pattern is checked before any read). */
+export function userIdOfUsernameRead(username: string): KeyedRead<number> {
+  if (!PATH_USERNAME_PATTERN.test(username)) throw invalidUsername();
+  return mapRead(userIdByUsernameRead(username), (userId) => {
+    if (userId === undefined) throw userNotFound();
+    return userId;
+  });
 }
 
 /**
@@ -31,28 +41,4 @@ export function assertReadable(caller: Caller, record: ProfileRecord): void {
   const readable =
     record.user.status === 'active' || record.user.id === caller.id || isCommunityModerator(caller);
   if (!readable) throw profileNotActive();
-}
-
-/**
- * The readable profile of `username` and `work` done with its id, side by side once the id is known: one round
- * fewer than reading the profile first. `work` must only read; its answer is dropped (and its error too) when the
- * profile does not exist or may not be read, so nothing of an unreadable profile leaks.
- */
-export async function withReadableProfile<T>(
-  caller: Caller,
-  username: string,
-  work: (userId: number) => Promise<T>,
-): Promise<{ record: ProfileRecord; value: T }> {
-  const userId = await resolveUserId(username);
-  const [record, outcome] = await Promise.all([
-    findProfileRecord(userId),
-    work(userId).then(
-      (value) => ({ ok: true as const, value }),
-      (error: unknown) => ({ ok: false as const, error }),
-    ),
-  ]);
-  if (record === undefined) throw userNotFound();
-  assertReadable(caller, record);
-  if (!outcome.ok) throw outcome.error;
-  return { record, value: outcome.value };
 }

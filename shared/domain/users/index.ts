@@ -20,6 +20,7 @@ export {
   findUserIdByEmail,
   findUserIdByUsername,
   findUsersByIds,
+  userIdByUsernameRead,
   userIdsByNamePrefix,
   userRead,
   usersByIdsRead,

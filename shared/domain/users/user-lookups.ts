@@ -68,6 +68,10 @@ export async function findUserIdByUsername(
   return (await getItem(usernameGuardKey(username), GuardItemSchema, options))?.user_id;
 }
 
+/** `findUserIdByUsername` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
+export const userIdByUsernameRead = (username: string) =>
+  mapRead(itemRead(usernameGuardKey(username), GuardItemSchema), (guard) => guard?.user_id);
+
 export async function findUserIdByEmail(email: string): Promise<number | undefined> {
   return (await getItem(emailGuardKey(email), GuardItemSchema))?.user_id;
 }
