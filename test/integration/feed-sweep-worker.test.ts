@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/sweep-feed.ts';
-import { db } from '../../shared/db/client.ts';
 import { commentKey, postKey, postReactions, postSweepKey } from '../../shared/db/keys/feeds.ts';
 import { getItem, queryItems } from '../../shared/db/reads.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
@@ -15,6 +14,7 @@ import { sweepFeedChildren } from '../../shared/domain/feeds/sweep-feed-children
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { createTestUser, type TestUser } from '../support/api.ts';
 import { sqsEvent } from '../support/sqs-event.ts';
+import { commandNamesSentBy } from '../support/sent-commands.ts';
 
 /**
  * Issue 20 item 6: `DELETE /feeds/{id}` answers in the same DynamoDB calls whatever the feed's comments and likes
@@ -76,25 +76,6 @@ async function deleteWithoutMessage(feedId: number, options: { marker: boolean }
   expect(outcome.written).toBe(true);
 }
 
-/** The DynamoDB commands `run` sends from this process, by name. */
-async function commandsOf(run: () => Promise<unknown>): Promise<string[]> {
-  const names: string[] = [];
-  const name = `count-commands-${token()}`;
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      names.push(context.commandName as string);
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    await run();
-  } finally {
-    db().middlewareStack.remove(name);
-  }
-  return names;
-}
-
 const markerOf = (feedId: number) => getItem(postSweepKey(feedId), AnyItem, { consistent: true });
 const remaining = async (commentIds: readonly number[]) =>
   (await Promise.all(commentIds.map((id) => getItem(commentKey(id), AnyItem, { consistent: true })))).filter(
@@ -115,8 +96,8 @@ describe('issue 20 item 6: a feed delete does not wait for its comments and like
     });
     const before = await findUserStats(commenter.id);
 
-    const forFew = await commandsOf(() => deleteFeed(authorCaller, few.feedId));
-    const forMany = await commandsOf(() => deleteFeed(authorCaller, many.feedId));
+    const forFew = await commandNamesSentBy(() => deleteFeed(authorCaller, few.feedId));
+    const forMany = await commandNamesSentBy(() => deleteFeed(authorCaller, many.feedId));
     expect(forMany).toEqual(forFew);
     expect(forMany.filter((command) => command === 'TransactWriteItemsCommand')).toHaveLength(1);
     // The feed and its marker; (a global feed without topics: no membership or topic to read); the transaction.

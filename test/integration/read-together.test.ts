@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
 import { itemRead, itemsRead, mapRead, noRead, readTogether } from '../../shared/db/read-together.ts';
+import { commandsSentBy } from '../support/sent-commands.ts';
 
 /**
  * shared/db/read-together.ts: independent reads of several kinds go in one BatchGetItem, strongly consistent when
@@ -13,25 +14,6 @@ const Named = v.object({ name: v.string() });
 const Numbered = v.object({ n: v.number() });
 const token = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
-/** The DynamoDB command inputs `run` sends from this process. */
-async function commandsOf(run: () => Promise<unknown>) {
-  const sent: { name: string; input: Record<string, unknown> }[] = [];
-  const name = `read-together-${token()}`;
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      sent.push({ name: context.commandName as string, input: args.input as Record<string, unknown> });
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    await run();
-  } finally {
-    db().middlewareStack.remove(name);
-  }
-  return sent;
-}
-
 describe('readTogether', () => {
   it('sends one BatchGetItem for reads of several kinds and answers each in order', async () => {
     const pk = `RT#${token()}`;
@@ -40,7 +22,7 @@ describe('readTogether', () => {
     await Promise.all([put('A', { name: 'a' }), put('N1', { n: 1 }), put('N2', { n: 2 })]);
 
     let answers: unknown;
-    const sent = await commandsOf(async () => {
+    const sent = await commandsSentBy(async () => {
       answers = await readTogether([
         itemRead({ pk, sk: 'A' }, Named),
         itemRead({ pk, sk: 'MISSING' }, Named),
@@ -65,7 +47,7 @@ describe('readTogether', () => {
 
   it('reads the whole batch consistently when one read asks for it', async () => {
     const pk = `RT#${token()}`;
-    const sent = await commandsOf(() =>
+    const sent = await commandsSentBy(() =>
       readTogether([
         itemRead({ pk, sk: 'A' }, Named),
         itemRead({ pk, sk: 'B' }, Named, { consistent: true }),
@@ -76,7 +58,7 @@ describe('readTogether', () => {
   });
 
   it('sends nothing when no read has a key', async () => {
-    const sent = await commandsOf(() => readTogether([noRead(1), itemsRead([], Named)]));
+    const sent = await commandsSentBy(() => readTogether([noRead(1), itemsRead([], Named)]));
     expect(sent).toEqual([]);
   });
 });

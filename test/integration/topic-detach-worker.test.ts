@@ -14,6 +14,7 @@ import { runImport } from '../../shared/domain/import/run-import.ts';
 import { deleteTopic } from '../../shared/domain/topics/delete-topic.ts';
 import { detachTopicFromFeeds } from '../../shared/domain/topics/topic-link-repository.ts';
 import { createTestUser } from '../support/api.ts';
+import { commandNamesSentBy } from '../support/sent-commands.ts';
 
 /**
  * Issue 21, item 19: `DELETE /admin/topics/{id}` answers in time that does not grow with the feeds carrying the
@@ -65,33 +66,14 @@ async function linksOf(topicId: number) {
   return lists.flat();
 }
 
-/** The DynamoDB commands `run` sends from this process, by name. */
-async function commandsOf(run: () => Promise<unknown>): Promise<string[]> {
-  const names: string[] = [];
-  const name = `count-commands-${token()}`;
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      names.push(context.commandName as string);
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    await run();
-  } finally {
-    db().middlewareStack.remove(name);
-  }
-  return names;
-}
-
 const eventOf = (topicId: number): SQSEvent => sqsEvent('topics', [JSON.stringify({ topic_id: topicId })]);
 
 describe('issue 21 item 19: a topic delete does not wait for its feeds', () => {
   it('sends the same DynamoDB calls for a topic on 5 feeds and on 120, and detaches none of them', async () => {
     const few = await topicOnFeeds(5);
     const many = await topicOnFeeds(120);
-    const forFew = await commandsOf(() => deleteTopic(caller, few.topicId));
-    const forMany = await commandsOf(() => deleteTopic(caller, many.topicId));
+    const forFew = await commandNamesSentBy(() => deleteTopic(caller, few.topicId));
+    const forMany = await commandNamesSentBy(() => deleteTopic(caller, many.topicId));
     expect(forMany).toEqual(forFew);
     expect(forMany.filter((command) => command === 'TransactWriteItemsCommand')).toHaveLength(1);
     // Every read treats it as gone at once; the worker (the local stack's poller) detaches it, then its marker goes.
