@@ -48,17 +48,8 @@ export async function emitNotifications(
   const messages = [];
   for (let start = 0; start < recipients.length; start += MAX_RECIPIENTS_PER_MESSAGE) {
     messages.push({
-      event_id: randomUUID(),
-      occurred_at: occurredAt,
-      type: event.type,
-      actor_id: event.actorId,
+      ...eventFields(event, occurredAt),
       recipient_ids: recipients.slice(start, start + MAX_RECIPIENTS_PER_MESSAGE),
-      title: event.title,
-      message: event.message,
-      action_url: event.actionUrl,
-      object_id: event.objectId,
-      object_type: event.objectType,
-      ...(event.alreadyEmailed ? { already_emailed: true } : {}),
     });
   }
   const [only, ...others] = messages;
@@ -73,20 +64,21 @@ export async function emitNotifications(
  * them); a redelivery looks again and finds the notifications already stored.
  */
 export async function emitToSpaceStaff(spaceId: number, event: NotificationEvent): Promise<void> {
-  await publish('notify', {
-    event_id: randomUUID(),
-    occurred_at: nowIso(),
-    type: event.type,
-    actor_id: event.actorId,
-    recipient_ids: [],
-    space_staff_of: spaceId,
-    title: event.title,
-    message: event.message,
-    action_url: event.actionUrl,
-    object_id: event.objectId,
-    object_type: event.objectType,
-    ...(event.alreadyEmailed ? { already_emailed: true } : {}),
-  });
+  await publish('notify', { ...eventFields(event, nowIso()), recipient_ids: [], space_staff_of: spaceId });
   // Counted once: only the worker knows how many staff members it reaches.
   businessMetrics.notificationEmitted(event.type);
 }
+
+/** The message fields of an event (each message its own id: a redelivery of one message is recognised as one). */
+const eventFields = (event: NotificationEvent, occurredAt: string) => ({
+  event_id: randomUUID(),
+  occurred_at: occurredAt,
+  type: event.type,
+  actor_id: event.actorId,
+  title: event.title,
+  message: event.message,
+  action_url: event.actionUrl,
+  object_id: event.objectId,
+  object_type: event.objectType,
+  ...(event.alreadyEmailed ? { already_emailed: true } : {}),
+});
