@@ -80,6 +80,7 @@ export async function startFunctionPool(options: FunctionPoolOptions) {
 
   function waitForWork(env: Environment, response: ServerResponse) {
     env.waiting = response;
+    clearTimeout(env.idleTimer);
     const next = queues.get(env.fn.name)?.shift();
     if (next) return dispatch(env, next);
     env.idleTimer = setTimeout(() => retire(env), idleMs);
@@ -125,9 +126,16 @@ export async function startFunctionPool(options: FunctionPoolOptions) {
     return env;
   }
 
+  /**
+   * Ends an environment once: its idle timer goes with it, and its waiting `next` request is answered 410 only if
+   * nothing answered it yet (stop() and a timeout may retire an environment whose idle timer was still set).
+   */
   function retire(env: Environment) {
+    clearTimeout(env.idleTimer);
     environments.delete(env.id);
-    env.waiting?.writeHead(410).end();
+    const waiting = env.waiting;
+    env.waiting = undefined;
+    if (waiting && !waiting.headersSent) waiting.writeHead(410).end();
     env.child.kill('SIGKILL');
   }
 
