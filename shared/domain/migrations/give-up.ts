@@ -3,7 +3,7 @@ import { openBuddypressSource } from '../../integrations/buddypress/connect.ts';
 import type { MigrationMessage } from '../../messages/index.ts';
 import type { MigrationCounted } from '../../vocabulary/migrations.ts';
 import { nowIso } from '../dates.ts';
-import { advanceIfPhaseDone } from './advance-run.ts';
+import { afterChunkRecorded } from './advance-run.ts';
 import { underSpam } from './comment-trees.ts';
 import { errorBytesLeft, packChunkErrors } from './run-errors.ts';
 import { counterName, counterOf, type RunItem } from './run-item.ts';
@@ -37,7 +37,7 @@ export async function giveUp(run: RunItem, message: MigrationMessage, error: unk
   const counters: Record<string, number> = rows
     ? Object.fromEntries(rows.counted.map(([item, count]) => [counterName(item, 'failed'), count]))
     : { [counterName(message.phase, 'failed')]: message.rows };
-  await recordChunk(run, {
+  const outcome = await recordChunk(run, {
     phase: message.phase,
     chunkNo: message.chunk,
     counters,
@@ -52,7 +52,7 @@ export async function giveUp(run: RunItem, message: MigrationMessage, error: unk
       errorBytesLeft(run),
     ),
   });
-  await advanceIfPhaseDone(run.source, run.run_id, message.phase);
+  await afterChunkRecorded(run, message.phase, outcome);
 }
 
 /** What the chunk's rows count, as the source has them now. */

@@ -2,7 +2,6 @@ import { getItem, getItems } from '../../db/reads.ts';
 import {
   migrationChunkAttemptKey,
   migrationChunkKey,
-  migrationFeedMoveKey,
   migrationLockKey,
   migrationRunKey,
 } from '../../db/keys/migrations.ts';
@@ -16,11 +15,13 @@ import {
 } from '../../db/transact.ts';
 import * as v from 'valibot';
 import type { MigrationItem } from '../../vocabulary/migrations.ts';
-import { feedCommentsAddedAction } from '../feeds/index.ts';
+import { nowIso } from '../dates.ts';
 import {
   chunkKind,
   chunksDoneName,
   chunksTotalName,
+  counterOf,
+  phaseAfter,
   type RunItem,
   type RunPhase,
   RunItemSchema,
@@ -101,33 +102,99 @@ export interface ChunkRecord {
   readonly ledger?: readonly (Record<string, unknown> & ItemKey)[];
 }
 
+/** What recording a chunk did. */
+export type RecordOutcome =
+  /** Counted, and not the phase's last chunk (the condition proved chunks remain): nothing more to do. */
+  | 'counted'
+  /** Counted as the phase's last chunk, and the run moved to the next phase in the same transaction. */
+  | 'counted_last'
+  /** Counted on a run the phase change did not fit (it ended, say): whether the phase is done is read afresh. */
+  | 'counted_unsure'
+  /** Not counted: another delivery counted it already (its marker exists), or the run is no longer this one. */
+  | 'not_counted';
+
 /**
- * Counts a chunk exactly once: its marker is created (`attribute_not_exists`) in the same transaction that adds its
- * counts and errors to the run and stores its tally shards and ledger entries, so a second delivery, or a retry
- * after a worker died, finds the marker and adds nothing. Progress counters only grow, so they are plain ADDs here
- * rather than counters.ts's guarded deltas. Answers false when the chunk was already counted (or the run is no
- * longer this one).
+ * Counts a chunk exactly once, and moves the run to the next phase when it is the phase's last, in one round trip
+ * to the run item. Its marker is created (`attribute_not_exists`) in the same transaction that adds its counts and
+ * errors to the run and stores its tally shards and ledger entries, so a second delivery, or a retry after a
+ * worker died, finds the marker and adds nothing. Progress counters only grow, so they are plain ADDs here rather
+ * than counters.ts's guarded deltas.
+ *
+ * Which chunk is the last is decided by the store, not by a read after the write: the phase's chunk total is known
+ * before any chunk is sent, so the count is conditioned on `chunks_done < total - 1` (chunks remain after this
+ * one). Only when that fails (or the run as read shows this is the last) is it sent again conditioned on being the
+ * last, with the phase change in the same update: the one delivery that counts the last chunk wins the change.
  */
-export async function recordChunk(run: RunItem, chunk: ChunkRecord): Promise<boolean> {
-  const names: Record<string, string> = { '#done': chunksDoneName(chunk.phase) };
-  const values: Record<string, unknown> = { ':run': run.run_id, ':one': 1 };
+export async function recordChunk(run: RunItem, chunk: ChunkRecord): Promise<RecordOutcome> {
+  const total = (run as Record<string, unknown>)[chunksTotalName(chunk.phase)];
+  if (typeof total !== 'number') return plainRecord(run, chunk);
+  const last = total - 1;
+  const doneAsRead = counterOf(run, chunksDoneName(chunk.phase));
+  if (last > 0 && doneAsRead < last) {
+    const notLast = await transactWriteIfConditionsHold(
+      recordActions(run, chunk, {
+        expression: '(attribute_not_exists(#done) OR #done < :last)',
+        values: { ':last': last },
+      }),
+    );
+    if (notLast.written) return 'counted';
+    if (notLast.failed.includes(0)) return 'not_counted';
+  }
+  const next = phaseAfter(run, chunk.phase);
+  const asLast = await transactWriteIfConditionsHold(
+    recordActions(run, chunk, {
+      expression: `phase = :from AND #status = :running${last > 0 ? ' AND #done >= :last' : ''}`,
+      names: { '#status': 'status' },
+      values: { ':from': chunk.phase, ':running': 'in_progress', ...(last > 0 ? { ':last': last } : {}) },
+      set: { phase: next, phase_started_at: nowIso() },
+    }),
+  );
+  if (asLast.written) return 'counted_last';
+  if (asLast.failed.includes(0)) return 'not_counted';
+  return plainRecord(run, chunk);
+}
+
+/** The count alone (no phase change): for a run whose phase is not this chunk's any more. */
+async function plainRecord(run: RunItem, chunk: ChunkRecord): Promise<RecordOutcome> {
+  const outcome = await transactWriteIfConditionsHold(recordActions(run, chunk, {}));
+  return outcome.written ? 'counted_unsure' : 'not_counted';
+}
+
+/** The chunk's marker, the run's update (its counts, and `set` under `condition`), its tally and ledger items. */
+function recordActions(
+  run: RunItem,
+  chunk: ChunkRecord,
+  also: {
+    readonly expression?: string;
+    readonly names?: Readonly<Record<string, string>>;
+    readonly values?: Readonly<Record<string, unknown>>;
+    readonly set?: Readonly<Record<string, unknown>>;
+  },
+): TransactAction[] {
+  const names: Record<string, string> = { '#done': chunksDoneName(chunk.phase), ...also.names };
+  const values: Record<string, unknown> = { ':run': run.run_id, ':one': 1, ...also.values };
   const adds = ['#done :one'];
   Object.entries(chunk.counters).forEach(([name, amount], i) => {
     names[`#c${i}`] = name;
     values[`:c${i}`] = amount;
     adds.push(`#c${i} :c${i}`);
   });
-  let set = '';
+  const sets: string[] = [];
+  Object.entries(also.set ?? {}).forEach(([name, value], i) => {
+    names[`#s${i}`] = name;
+    values[`:s${i}`] = value;
+    sets.push(`#s${i} = :s${i}`);
+  });
   if (chunk.errors) {
     names['#errors'] = 'errors_packed';
     names['#bytes'] = 'errors_bytes';
     values[':errors'] = [chunk.errors];
     values[':none'] = [];
     values[':bytes'] = chunk.errors.byteLength;
-    set = 'SET #errors = list_append(if_not_exists(#errors, :none), :errors) ';
+    sets.push('#errors = list_append(if_not_exists(#errors, :none), :errors)');
     adds.push('#bytes :bytes');
   }
-  const actions: TransactAction[] = [
+  return [
     putAction(
       {
         ...migrationChunkKey(run.run_id, chunkKind(chunk.phase), chunk.chunkNo),
@@ -137,15 +204,14 @@ export async function recordChunk(run: RunItem, chunk: ChunkRecord): Promise<boo
       { ifAbsent: true },
     ),
     updateAction(migrationRunKey(run.source), {
-      UpdateExpression: `${set}ADD ${adds.join(', ')}`,
-      ConditionExpression: 'run_id = :run',
+      UpdateExpression: `${sets.length > 0 ? `SET ${sets.join(', ')} ` : ''}ADD ${adds.join(', ')}`,
+      ConditionExpression: `run_id = :run${also.expression ? ` AND ${also.expression}` : ''}`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     }),
     ...(chunk.tallies ?? []).map((item) => putAction(item)),
     ...(chunk.ledger ?? []).map((item) => putAction(item)),
   ];
-  return (await transactWriteIfConditionsHold(actions)).written;
 }
 
 /**
@@ -168,24 +234,6 @@ export async function claimChunkAttempt(
     ),
   ]);
   return outcome.written;
-}
-
-/**
- * Adds `added` comments to an earlier run's feed once per chunk: the move and its marker in one transaction, on
- * the condition that the feed still exists (a feed deleted meanwhile keeps nothing to count).
- */
-export async function moveFeedComments(run: RunItem, chunkNo: number, postId: number, added: number) {
-  await transactWriteIfConditionsHold([
-    putAction(
-      {
-        ...migrationFeedMoveKey(run.run_id, chunkNo, postId),
-        entity: 'migration_feed_move',
-        run_id: run.run_id,
-      },
-      { ifAbsent: true },
-    ),
-    feedCommentsAddedAction(postId, added),
-  ]);
 }
 
 /** Moves the run to the next phase; only one caller wins (the phase it leaves is the condition). */

@@ -9,10 +9,10 @@ import {
 } from '../../vocabulary/migrations.ts';
 import { type Caller, isAdministrator } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
-import { phasesOf, planMessage } from './advance-run.ts';
+import { planMessage } from './advance-run.ts';
 import { probeSource } from './list-migrations.ts';
 import { runningMigration } from './migration-mapper.ts';
-import type { RunItem } from './run-item.ts';
+import { phasesOf, type RunItem } from './run-item.ts';
 import { finishRun, insertRunWithLock, isLocked } from './run-repository.ts';
 
 const inProgress = () => new AppError('migration_in_progress', 409, 'A migration is already running.');
