@@ -11,7 +11,8 @@ import {
   type RunItem,
   type RunPhase,
 } from './run-item.ts';
-import { advancePhase, findRun, finishRun, type RecordOutcome } from './run-repository.ts';
+import type { RecordOutcome } from './record-chunk.ts';
+import { advancePhase, findRun, finishRun } from './run-repository.ts';
 
 export const planMessage = (run: RunItem, phase: RunPhase) =>
   ({ kind: 'plan', source: 'buddypress', run_id: run.run_id, phase }) as const;

@@ -6,7 +6,7 @@ import type { MigrationCounted, MigrationItem } from '../../vocabulary/migration
 import { LedgerRecord } from './ledger.ts';
 import { errorBytesLeft, type MigrationError, packChunkErrors } from './run-errors.ts';
 import { chunkKind, counterName, type Outcome, type RunItem } from './run-item.ts';
-import type { ChunkRecord } from './run-repository.ts';
+import type { ChunkRecord } from './record-chunk.ts';
 import { Tally } from './tally.ts';
 
 export type StoredItem = Record<string, unknown> & ItemKey;

@@ -7,7 +7,8 @@ import { afterChunkRecorded } from './advance-run.ts';
 import { underSpam } from './comment-trees.ts';
 import { errorBytesLeft, packChunkErrors } from './run-errors.ts';
 import { counterName, counterOf, type RunItem } from './run-item.ts';
-import { finishRun, isChunkRecorded, recordChunk } from './run-repository.ts';
+import { recordChunk } from './record-chunk.ts';
+import { finishRun, isChunkRecorded } from './run-repository.ts';
 
 const MAX_RECEIVES = QUEUES.find((queue) => queue.name === 'migrations')!.maxReceiveCount;
 

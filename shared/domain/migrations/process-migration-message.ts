@@ -11,7 +11,8 @@ import { migrateGroups } from './migrate-groups.ts';
 import { migrateMembers } from './migrate-members.ts';
 import { planPhase } from './plan-phase.ts';
 import type { RunItem } from './run-item.ts';
-import { claimChunkAttempt, findRun, findRunAndChunk, recordChunk } from './run-repository.ts';
+import { recordChunk } from './record-chunk.ts';
+import { claimChunkAttempt, findRun, findRunAndChunk } from './run-repository.ts';
 import { applyTallyShard } from './apply-tally-shard.ts';
 import { writeChunk } from './write-chunk.ts';
 
