@@ -1,4 +1,4 @@
-import { QUEUES } from '../../catalogue/queues.ts';
+import { queueNamed } from '../../catalogue/queues.ts';
 import { publish } from '../../integrations/queue-publisher.ts';
 import type { MigrationItem } from '../../vocabulary/migrations.ts';
 import { nowIso } from '../dates.ts';
@@ -21,7 +21,7 @@ export const planMessage = (run: RunItem, phase: RunPhase) =>
  * A plan runs within one worker invocation: a phase still unplanned this long after it began had its plan message
  * lost (its sender died before sending it), not merely slow.
  */
-const PLAN_LOST_AFTER_MS = QUEUES.find((queue) => queue.name === 'migrations')!.timeoutSeconds * 1000;
+const PLAN_LOST_AFTER_MS = queueNamed('migrations').timeoutSeconds * 1000;
 
 /**
  * What follows a chunk's record (recordChunk): the delivery that counted a phase's last chunk moved the run to the

@@ -72,7 +72,8 @@ export async function applyTallyShard(run: RunItem, shard: number): Promise<bool
         throw new Error(
           `tally shard ${shard} part ${part}: conditions failed (${outcome.failed.join(', ')})`,
         );
-      for (const index of created) creatable.delete(idOf(slice[index - 1]!.key));
+      for (const [i, entry] of slice.entries())
+        if (created.includes(i + 1)) creatable.delete(idOf(entry.key));
     }
   }
   return counted;

@@ -1,4 +1,4 @@
-import { QUEUES } from '../../catalogue/queues.ts';
+import { queueNamed } from '../../catalogue/queues.ts';
 import { openBuddypressSource } from '../../integrations/buddypress/connect.ts';
 import type { MigrationMessage } from '../../messages/index.ts';
 import type { MigrationCounted } from '../../vocabulary/migrations.ts';
@@ -10,7 +10,8 @@ import { counterName, counterOf, type RunItem } from './run-item.ts';
 import { recordChunk } from './record-chunk.ts';
 import { finishRun, isChunkRecorded } from './run-repository.ts';
 
-const MAX_RECEIVES = QUEUES.find((queue) => queue.name === 'migrations')!.maxReceiveCount;
+/** Deliveries of a `migrations` message before it goes to the DLQ: the last one gives up (`giveUp`). */
+export const MAX_RECEIVES = queueNamed('migrations').maxReceiveCount;
 
 type ChunkMessage = Extract<MigrationMessage, { kind: 'chunk' }>;
 

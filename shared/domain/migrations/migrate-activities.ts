@@ -7,7 +7,7 @@ import { contentUpdate, type FeedPlace, newCommentEntries, newPostEntries } from
 import type { ChunkInput } from './chunk-input.ts';
 import { type ChunkEntry, entry } from './chunk-plan.ts';
 import { nearestParent, underSpam } from './comment-trees.ts';
-import { targetIds } from './id-spaces.ts';
+import { type TargetIds, targetIds } from './id-spaces.ts';
 import { migratedRows } from './ledger.ts';
 import { DELETED, groupSpaces } from './space-resolver.ts';
 import { resolveUsers } from './user-resolver.ts';
@@ -31,7 +31,7 @@ interface Known {
   readonly users: ReadonlyMap<number, number>;
   readonly earlierRoots: ReadonlySet<number>;
   readonly earlierComments: ReadonlySet<number>;
-  readonly commentIds: ReadonlyMap<number, number>;
+  readonly commentIds: TargetIds;
   /** Root id → its target; absent: the root cannot be migrated (its failure is among `entries`). */
   readonly targets: ReadonlyMap<number, RootTarget>;
   /** The resolvers' warnings and the roots' failures and skips. */
@@ -110,7 +110,7 @@ async function readKnown(context: ChunkInput, { roots, comments }: Trees): Promi
       entries.push(entry.failed('activities', root.id, `author ${root.userId} not found`));
     else {
       const place = {
-        postId: postIds.get(root.id)!,
+        postId: postIds.of(root.id),
         spaceId: space?.spaceId ?? null,
         privacy: space?.privacy ?? null,
       };
@@ -151,7 +151,7 @@ function keysToRead(context: ChunkInput, { comments }: Trees, known: Known): Ite
     ...comments.flatMap((comment) =>
       (known.earlierComments.has(comment.id) && !context.skipExisting) ||
       (context.retry && !known.earlierComments.has(comment.id))
-        ? [commentKey(known.commentIds.get(comment.id)!)]
+        ? [commentKey(known.commentIds.of(comment.id))]
         : [],
     ),
   ];
@@ -182,7 +182,7 @@ function commentEntries(
       entries.push(entry.failed('comments', comment.id, `author ${comment.userId} not found`));
       continue;
     }
-    const commentId = known.commentIds.get(comment.id)!;
+    const commentId = known.commentIds.of(comment.id);
     const exists = present.has(keyId(commentKey(commentId)));
     commentTargets.set(comment.id, commentId);
     if (known.earlierComments.has(comment.id)) {

@@ -1,11 +1,10 @@
-import { QUEUES } from '../../catalogue/queues.ts';
 import { openBuddypressSource } from '../../integrations/buddypress/connect.ts';
 import type { BuddypressSource } from '../../integrations/buddypress/source.ts';
 import type { MigrationMessage } from '../../messages/index.ts';
 import { advanceIfPhaseDone, afterChunkRecorded } from './advance-run.ts';
 import { ChunkInput } from './chunk-input.ts';
 import { type ChunkEntry, planChunk } from './chunk-plan.ts';
-import { giveUp } from './give-up.ts';
+import { giveUp, MAX_RECEIVES } from './give-up.ts';
 import { migrateActivities } from './migrate-activities.ts';
 import { migrateGroups } from './migrate-groups.ts';
 import { migrateMembers } from './migrate-members.ts';
@@ -15,8 +14,6 @@ import { recordChunk } from './record-chunk.ts';
 import { claimChunkAttempt, findRun, findRunAndChunk } from './run-repository.ts';
 import { applyTallyShard } from './apply-tally-shard.ts';
 import { writeChunk } from './write-chunk.ts';
-
-const MAX_RECEIVES = QUEUES.find((queue) => queue.name === 'migrations')!.maxReceiveCount;
 
 type ChunkMessage = Extract<MigrationMessage, { kind: 'chunk' }>;
 

@@ -60,6 +60,9 @@ export const phasesOf = (run: Pick<RunItem, 'items'>): RunPhase[] => [
   'tally',
 ];
 
+/** A run's first step (a run of no items would go straight to its tally). */
+export const firstPhase = (run: Pick<RunItem, 'items'>): RunPhase => phasesOf(run)[0] ?? 'tally';
+
 /** The step after an item's chunks: a later item, or the tally (every run ends with it). */
 export const phaseAfter = (run: Pick<RunItem, 'items'>, phase: MigrationItem): RunPhase => {
   const phases = phasesOf(run);
