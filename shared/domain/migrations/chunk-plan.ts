@@ -1,4 +1,4 @@
-import type { ItemKey } from '../../db/partition.ts';
+import { type ItemKey, itemKeyId } from '../../db/partition.ts';
 import { migrationFeedMoveKey } from '../../db/keys/migrations.ts';
 import { putAction, type TransactAction } from '../../db/transact.ts';
 import { feedCommentsAddedAction } from '../feeds/index.ts';
@@ -107,7 +107,7 @@ export function writesOf(
   const feedComments = new Map<number, number>();
   const tally = new Tally();
   for (const e of entries) {
-    if (e.kind === 'put') puts.set(`${e.item.pk}\u0000${e.item.sk}`, e.item);
+    if (e.kind === 'put') puts.set(itemKeyId(e.item), e.item);
     else if (e.kind === 'update') updates.push(e.action);
     else if (e.kind === 'counter') tally.add(e.key, e.deltas, e.identity);
     else if (e.kind === 'feed_comments')
