@@ -18,7 +18,7 @@ import { sqsEvent } from '../support/sqs-event.ts';
  * each DynamoDB command it sends recorded with its call stack (test/support/sent-commands.ts). More groups than one
  * chunk holds, so a phase has a chunk that is not its last as well as its last.
  */
-const SIZE = { groups: CHUNK_SIZES.groups + 5, members: 20, activities: 60, seed: 41, idBase: 7_000_000 };
+const SIZE = { groups: CHUNK_SIZES.groups + 5, members: 20, activities: 60, seed: 41, idBase: 9_000_000 };
 const OPTIONS = {
   migrate_avatars: false,
   migrate_cover_images: false,
