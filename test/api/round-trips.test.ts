@@ -44,13 +44,6 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     varies: true,
     why: "stats ∥ page; the page's posts_count shards (4 keys a topic), two BatchGetItems of ≤ 100 keys when the page has more than 25 topics",
   },
-  // Quizzes and courses.
-  listQuizResults: {
-    rounds: 3,
-    reads: 4,
-    writes: 0,
-    why: 'course, membership and stats in one batch; the default status=all merges the passed and failed ranges of one index partition (a key condition reads one range; the whole partition would come passed first, not in the order asked): two Queries; then the page’s users and lessons in one batch',
-  },
   // Spaces.
   searchSpaceUsers: {
     rounds: 6,
