@@ -77,8 +77,7 @@ async function resumeOf(
   if (!decoded) throw invalidParams({ cursor: 'is not a cursor from next_page_url' });
   if (Array.isArray(decoded.lastKey) || decoded.query !== fingerprint || decoded.page !== page)
     return undefined;
-  const { listed, ...after } = decoded.lastKey;
-  return { after, listed: Number(listed ?? 0) };
+  return { after: decoded.lastKey, listed: decoded.listed ?? 0 };
 }
 
 /**
@@ -159,9 +158,10 @@ export async function searchSpaceUsers(
   const nextCursor =
     (more || beyondPage) && after
       ? await encodeCursor({
-          lastKey: { ...after, listed: String(listedBefore + Math.min(found.length, skip + shown.length)) },
+          lastKey: after,
           page: page + 1,
           query: fingerprint,
+          listed: listedBefore + Math.min(found.length, skip + shown.length),
         })
       : null;
   const total = resume ? listedBefore + found.length : found.length;
