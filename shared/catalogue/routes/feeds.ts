@@ -56,13 +56,6 @@ export const FEED_ROUTES = [
     grants: { table: 'readWrite', sendTo: ['notify'] },
   },
   {
-    operationId: 'listFeedReactions',
-    method: 'GET',
-    path: '/feeds/{feed_id}/reactions',
-    access: 'authenticated',
-    grants: { table: 'read', secrets: ['cursorKey'] },
-  },
-  {
     operationId: 'reactToFeed',
     method: 'POST',
     path: '/feeds/{feed_id}/react',
