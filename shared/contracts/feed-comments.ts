@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { COMMENT_MESSAGE_MAX_LENGTH, REACTION_TYPES } from '../vocabulary/feeds.ts';
 import { paginatorB } from './envelopes.ts';
 import { cursorQuery, integer, pageQuery, perPageQuery } from './fields.ts';
+import { memberSummarySchema } from './members.ts';
 import { defineOperation } from './operation.ts';
 import {
   TAGS,
@@ -72,4 +73,18 @@ export const reactToFeed = defineOperation({
     { status: 400, code: 'rest_missing_callback_param', description: '`react_type` is missing.' },
     FEED_NOT_FOUND,
   ],
+});
+
+export const listFeedReactions = defineOperation({
+  operationId: 'listFeedReactions',
+  summary: 'Who liked a feed, newest first (paginator B of member summaries)',
+  description:
+    'The members who liked a feed the caller may see (404 like `GET /feeds/{feed_id}` otherwise), the latest like ' +
+    'first, each as a member summary. The total is the feed’s `reactions_count`; `next_page_url` carries an ' +
+    'opaque `cursor`, so following it costs one page.',
+  tags: TAGS,
+  params: feedParams,
+  query: v.object({ page: pageQuery(), per_page: perPageQuery(20), cursor: cursorQuery() }),
+  response: v.object({ reactions: paginatorB(memberSummarySchema) }),
+  errors: [INVALID, FEED_NOT_FOUND],
 });

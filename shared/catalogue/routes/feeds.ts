@@ -56,6 +56,14 @@ export const FEED_ROUTES = [
     grants: { table: 'readWrite', sendTo: ['notify'] },
   },
   {
+    operationId: 'listFeedReactions',
+    method: 'GET',
+    path: '/feeds/{feed_id}/reactions',
+    access: 'authenticated',
+    grants: { table: 'read', secrets: ['cursorKey'] },
+    entry: 'generated',
+  },
+  {
     operationId: 'reactToFeed',
     method: 'POST',
     path: '/feeds/{feed_id}/react',
