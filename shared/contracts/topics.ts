@@ -184,12 +184,7 @@ export const updateTopic = defineOperation({
     serial: v.optional(serial()),
   }),
   response: v.object({
-    id: integer(),
-    title: v.string(),
-    slug: v.string(),
-    description: v.string(),
-    color: v.string(),
-    icon: v.string(),
+    ...v.pick(topicSchema, ['id', 'title', 'slug', 'description', 'color', 'icon']).entries,
     status: statusSchema,
     updated_at: sqlDateTime(),
     message: v.string(),

@@ -6,8 +6,8 @@ import { decodeCursor, encodeCursor } from './cursor.ts';
 import { keyCondition, type Partition } from './partition.ts';
 import { type ItemSchema, parseItem } from './reads.ts';
 
-export interface PageQuery<T> {
-  readonly partition: Partition;
+/** What every paged read is asked: how to parse and order the items, which page, and what is known of the list. */
+export interface PageWindow<T> {
   readonly schema: ItemSchema<T>;
   /** Newest first is `false` (descending sort key). */
   readonly ascending: boolean;
@@ -20,6 +20,10 @@ export interface PageQuery<T> {
    * end is answered empty without reading anything.
    */
   readonly total?: number | undefined;
+}
+
+export interface PageQuery<T> extends PageWindow<T> {
+  readonly partition: Partition;
   /** A FilterExpression; the page is then filled from further reads (cost O(page + filtered out)). */
   readonly filter?: {
     readonly expression: string;

@@ -93,24 +93,27 @@ export const quizSubmissionKey = (submissionId: number): ItemKey => ({
   sk: 'QUIZSUB',
 });
 
+/**
+ * A list of quiz submissions with one result: of a course (`COURSE`, on the attempt slot) or of one lesson
+ * (`LESSON`, on the id pointer), in one order, each order on its own index.
+ */
+const quizSubmissionList =
+  (scope: 'COURSE' | 'LESSON', order: 'TIME' | 'SCORE' | 'NAME', index: 'GSI1' | 'GSI2' | 'GSI3') =>
+  (id: number, passed: boolean): Partition =>
+    indexPartition(index, `${scope}#${id}#QUIZSUBS#${order}`, quizResultPrefix(passed));
+
 /** GSI1 (attempt slot): a course's submissions with one result, by submission time. */
-export const courseQuizSubmissionsByTime = (courseId: number, passed: boolean): Partition =>
-  indexPartition('GSI1', `COURSE#${courseId}#QUIZSUBS#TIME`, quizResultPrefix(passed));
+export const courseQuizSubmissionsByTime = quizSubmissionList('COURSE', 'TIME', 'GSI1');
 /** GSI2 (attempt slot): a course's submissions with one result, by score. */
-export const courseQuizSubmissionsByScore = (courseId: number, passed: boolean): Partition =>
-  indexPartition('GSI2', `COURSE#${courseId}#QUIZSUBS#SCORE`, quizResultPrefix(passed));
+export const courseQuizSubmissionsByScore = quizSubmissionList('COURSE', 'SCORE', 'GSI2');
 /** GSI3 (attempt slot): a course's submissions with one result, by the student's name. */
-export const courseQuizSubmissionsByName = (courseId: number, passed: boolean): Partition =>
-  indexPartition('GSI3', `COURSE#${courseId}#QUIZSUBS#NAME`, quizResultPrefix(passed));
+export const courseQuizSubmissionsByName = quizSubmissionList('COURSE', 'NAME', 'GSI3');
 /** GSI1 (id pointer): one lesson's submissions with one result, by submission time. */
-export const lessonQuizSubmissionsByTime = (lessonId: number, passed: boolean): Partition =>
-  indexPartition('GSI1', `LESSON#${lessonId}#QUIZSUBS#TIME`, quizResultPrefix(passed));
+export const lessonQuizSubmissionsByTime = quizSubmissionList('LESSON', 'TIME', 'GSI1');
 /** GSI2 (id pointer): one lesson's submissions with one result, by score. */
-export const lessonQuizSubmissionsByScore = (lessonId: number, passed: boolean): Partition =>
-  indexPartition('GSI2', `LESSON#${lessonId}#QUIZSUBS#SCORE`, quizResultPrefix(passed));
+export const lessonQuizSubmissionsByScore = quizSubmissionList('LESSON', 'SCORE', 'GSI2');
 /** GSI3 (id pointer): one lesson's submissions with one result, by the student's name. */
-export const lessonQuizSubmissionsByName = (lessonId: number, passed: boolean): Partition =>
-  indexPartition('GSI3', `LESSON#${lessonId}#QUIZSUBS#NAME`, quizResultPrefix(passed));
+export const lessonQuizSubmissionsByName = quizSubmissionList('LESSON', 'NAME', 'GSI3');
 
 /** Sort keys of the list partitions: the result, the order's value, then time and id for a stable order. */
 export const quizTimeSort = (prefix: QuizResultPrefix, submittedAt: string, submissionId: number): string =>
