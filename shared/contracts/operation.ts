@@ -11,6 +11,10 @@ export interface ErrorOutcome {
   readonly description: string;
 }
 
+/** An error outcome in one line: `errorOutcome(404, 'not_found', 'No topic has this id.')`. */
+export const errorOutcome = <S extends number, C extends string>(status: S, code: C, description: string) =>
+  ({ status, code, description }) as const;
+
 /**
  * Error body styles of the contract: most endpoints answer `{ code, message, data: { status, … } }`; quiz and
  * migration endpoints answer only `{ code, message }` (migration failure adds `details`).

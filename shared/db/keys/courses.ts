@@ -56,16 +56,14 @@ export const quizResultPrefix = (passed: boolean): QuizResultPrefix => (passed ?
 
 const studentQuizPartition = (courseId: number, userId: number) => `COURSE#${courseId}#USER#${userId}#QUIZ`;
 
+/** The key of an item of one attempt of a student at a lesson's quiz (the slot, its answers). */
+type AttemptKey = (courseId: number, userId: number, lessonId: number, attempt: number) => ItemKey;
+
 /**
  * The attempt slot: Put with `attribute_not_exists(pk)`, so attempt N of a student for a lesson is taken exactly
  * once, and attempts 1..max_attempts bound the count under any concurrency.
  */
-export const quizAttemptKey = (
-  courseId: number,
-  userId: number,
-  lessonId: number,
-  attempt: number,
-): ItemKey => ({
+export const quizAttemptKey: AttemptKey = (courseId, userId, lessonId, attempt) => ({
   pk: studentQuizPartition(courseId, userId),
   sk: `LESSON#${pad(lessonId)}#ATTEMPT#${pad(attempt)}`,
 });
@@ -77,12 +75,7 @@ export const studentCourseAttempts = (courseId: number, userId: number): Partiti
   tablePartition(studentQuizPartition(courseId, userId), 'LESSON#');
 
 /** The answers, per-question grades and grader feedback of one attempt, beside its slot. */
-export const quizAnswersKey = (
-  courseId: number,
-  userId: number,
-  lessonId: number,
-  attempt: number,
-): ItemKey => ({
+export const quizAnswersKey: AttemptKey = (courseId, userId, lessonId, attempt) => ({
   pk: studentQuizPartition(courseId, userId),
   sk: `ANSWERS#LESSON#${pad(lessonId)}#ATTEMPT#${pad(attempt)}`,
 });
