@@ -4,7 +4,7 @@ import { paginatorB } from './envelopes.ts';
 import { commentSchema, positiveInteger, text } from './feed-schemas.ts';
 import { cursorQuery, idParam, integer, pageQuery, perPageQuery, sqlDateTime } from './fields.ts';
 import { named } from './openapi-metadata.ts';
-import { defineOperation, errorOutcome } from './operation.ts';
+import { defineOperation, errorOutcome, missingParam } from './operation.ts';
 import { hostUserSummarySchema } from './members.ts';
 import { spaceCoreEntries, spaceLinkSchema } from './space-fields.ts';
 
@@ -163,7 +163,7 @@ export const setLessonCompletion = defineOperation({
   }),
   errors: [
     INVALID,
-    { status: 400, code: 'rest_missing_callback_param', description: '`state` is missing.' },
+    missingParam('state'),
     {
       status: 400,
       code: 'lesson_locked',
@@ -215,7 +215,7 @@ export const createLessonComment = defineOperation({
   successStatus: 201,
   errors: [
     INVALID,
-    { status: 400, code: 'rest_missing_callback_param', description: '`message` is missing.' },
+    missingParam('message'),
     {
       status: 403,
       code: 'rest_forbidden',

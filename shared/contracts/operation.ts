@@ -15,6 +15,10 @@ export interface ErrorOutcome {
 export const errorOutcome = <S extends number, C extends string>(status: S, code: C, description: string) =>
   ({ status, code, description }) as const;
 
+/** The 400 of a required field that was not sent (`rest_missing_callback_param`, as WordPress names it). */
+export const missingParam = (name: string) =>
+  errorOutcome(400, 'rest_missing_callback_param', `\`${name}\` is missing.`);
+
 /**
  * Error body styles of the contract: most endpoints answer `{ code, message, data: { status, … } }`; quiz and
  * migration endpoints answer only `{ code, message }` (migration failure adds `details`).
