@@ -2,7 +2,7 @@ import { forbidden, notFound } from '../../errors/app-error.ts';
 import { type Caller, canAddMember, hasListUsers, isCommunityModerator } from '../auth/index.ts';
 import { type UserItem, userIdsByNamePrefix } from '../users/index.ts';
 import { findMembershipsAndUsers } from './space-candidate-repository.ts';
-import { findSpaceWithMembership } from './space-repository.ts';
+import { findSpaceWithMembership } from './space-lookups.ts';
 
 /** The contract's limit: at most 100 candidates, one page. */
 export const SPACE_USER_SEARCH_LIMIT = 100;

@@ -1,5 +1,5 @@
 import { spaceStatsKey } from '../../../db/keys/spaces.ts';
-import { type CommentItem, commentAggregates, storedComment } from '../../feeds/index.ts';
+import { type CommentItem, newCommentWrites } from '../../feeds/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
 import { ImportError, itemName } from '../import-error.ts';
 import type { PlannedCount } from '../import-plan.ts';
@@ -109,12 +109,11 @@ export function planComment(
     updated_at: comment.createdAt,
   };
   context.comments.set(item.id, item);
-  const counts: PlannedCount[] = [];
-  if (comment.status === 'published') {
-    // The feed's count, the author's counters and points exactly as the comment write path moves them.
-    counts.push(...commentAggregates(item, { onFeed: true }).map(({ key, deltas }) => ({ key, deltas })));
-  }
+  // A published comment's count on its feed, its author's counters and points exactly as the comment write path
+  // moves them (an unpublished one moves none).
+  const writes = newCommentWrites(item, { onFeed: true });
+  const counts: PlannedCount[] = writes.aggregates.map(({ key, deltas }) => ({ key, deltas }));
   if (courseId !== null)
     counts.push({ key: spaceStatsKey(courseId), deltas: { [`lesson_comments_${comment.status}`]: 1 } });
-  context.plan.unit(label, [{ item: storedComment(item), unchanged: ['status'] }], counts);
+  context.plan.unit(label, [{ item: writes.item, unchanged: ['status'] }], counts);
 }
