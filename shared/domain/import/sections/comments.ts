@@ -7,11 +7,24 @@ import type { ImportComment } from '../import-schema.ts';
 import { lessonRef } from '../reference-scope.ts';
 import { type BuildContext, defineSection } from './section.ts';
 
+/**
+ * The lesson a comment not on a feed is on: the schema lets a comment name either `feed` or both `course` and
+ * `lesson`, so one without `feed` names both.
+ */
+function lessonOf(comment: ImportComment): { course: string; lesson: string } {
+  const { course, lesson } = comment;
+  if (course === undefined || lesson === undefined) throw new Error('A comment names a feed or a lesson');
+  return { course, lesson };
+}
+
+const lessonRefOf = (comment: ImportComment): string => {
+  const { course, lesson } = lessonOf(comment);
+  return lessonRef(course, lesson);
+};
+
 /** What a comment is on: a feed of the file, or a lesson of one of the file's courses. */
 const targetOf = (comment: ImportComment): string =>
-  comment.feed !== undefined
-    ? `feed:${comment.feed}`
-    : `lesson:${lessonRef(comment.course!, comment.lesson!)}`;
+  comment.feed !== undefined ? `feed:${comment.feed}` : `lesson:${lessonRefOf(comment)}`;
 
 /**
  * `comments`: each comment on a feed or a lesson of the file; a reply names an earlier comment on the same post.
@@ -32,15 +45,16 @@ export const commentsSection = defineSection({
       scope.user(comment.user, `${where}: user`);
       if (comment.feed !== undefined) scope.require('feed', comment.feed, `${where}: feed`);
       else {
-        scope.require('course', comment.course!, `${where}: course`);
-        if (scope.indexOf('lesson', lessonRef(comment.course!, comment.lesson!)) === undefined)
+        scope.require('course', lessonOf(comment).course, `${where}: course`);
+        if (scope.indexOf('lesson', lessonRefOf(comment)) === undefined)
           throw new ImportError(`${where}: lesson: unknown lesson ref "${comment.lesson}"`);
       }
       if (comment.parent === null) return;
       const parent = scope.require('comment', comment.parent, `${where}: parent`);
       if (parent >= i)
         throw new ImportError(`${where}: parent: parent "${comment.parent}" must be listed before the reply`);
-      if (targetOf(comments[parent]!) !== targetOf(comment))
+      const listed = comments[parent];
+      if (listed !== undefined && targetOf(listed) !== targetOf(comment))
         throw new ImportError(`${where}: parent: the parent is on another post`);
     });
   },
@@ -54,7 +68,7 @@ export const commentsSection = defineSection({
       const postId =
         comment.feed !== undefined
           ? context.idOf('feed', comment.feed)
-          : context.idOf('lesson', lessonRef(comment.course!, comment.lesson!));
+          : context.idOf('lesson', lessonRefOf(comment));
       planComment(context, itemName('comments', i, comment.ref), {
         id,
         postId,
@@ -91,8 +105,10 @@ export function planComment(
     createdAt: string;
   },
 ): void {
-  const post = context.posts.get(comment.postId)!;
-  const courseId = post.type === 'course_lesson' ? post.course_id! : null;
+  const post = context.posts.get(comment.postId);
+  if (post === undefined) throw new Error(`The post ${comment.postId} was not built before its comments`);
+  // A lesson's course; a feed has none.
+  const courseId = post.course_id ?? null;
   const item: CommentItem = {
     id: comment.id,
     post_id: comment.postId,

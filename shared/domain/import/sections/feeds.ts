@@ -25,7 +25,12 @@ export const feedsSection = defineSection({
       feed.topics.forEach((topic, t) => {
         scope.require('topic', topic, `${where}: topics[${t}]`);
       });
-      ReferenceScope.distinct(feed.topics, (t) => `${where}: topics[${t}]`, 'topic');
+      ReferenceScope.distinct(
+        feed.topics,
+        (topic) => topic,
+        (_, t) => `${where}: topics[${t}]`,
+        'topic',
+      );
     });
   },
 

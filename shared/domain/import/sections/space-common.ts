@@ -31,8 +31,9 @@ export function resolveSpaceLike(
   if (item.created_by !== undefined) scope.user(item.created_by, `${where}: created_by`);
   for (const member of members) scope.user(member.user, member.reference);
   ReferenceScope.distinct(
-    members.map((member) => member.user),
-    (m) => members[m]!.entry,
+    members,
+    (member) => member.user,
+    (member) => member.entry,
   );
 }
 
