@@ -83,7 +83,7 @@ export function defineSection<Name extends SectionName, Output, Prepared>(
     mustBeFree: (file) => section.mustBeFree?.(itemsOf(file)) ?? [],
     ids: (file) => section.ids?.(itemsOf(file)) ?? {},
     async prepare(file, context) {
-      if (!('prepare' in section)) return (build) => section.build(itemsOf(file), build);
+      if (!('prepare' in section)) return (buildContext) => section.build(itemsOf(file), buildContext);
       return builder(file, await section.prepare(itemsOf(file), context));
     },
     builder,
