@@ -77,12 +77,9 @@ const RULES: Rule[] = [
     judge: onlyProject(['shared/contracts', 'shared/vocabulary', 'shared/catalogue'], /^valibot$/),
   },
   {
-    name: 'the db layer imports only the AWS SDK, Powertools idempotency, valibot, config and errors',
+    name: 'the db layer imports only the AWS SDK, valibot, config and errors',
     files: (file) => under(file, 'shared/db'),
-    judge: onlyProject(
-      ['shared/db', 'shared/config', 'shared/errors'],
-      /^(@aws-sdk\/|@aws-lambda-powertools\/idempotency|valibot$|node:)/,
-    ),
+    judge: onlyProject(['shared/db', 'shared/config', 'shared/errors'], /^(@aws-sdk\/|valibot$|node:)/),
   },
   {
     name: 'the HTTP layer never builds storage keys or reads the table (but for the replay store), and sees the domain only through auth',

@@ -47,11 +47,12 @@ export const courseProgressKey = (courseId: number, userId: number): ItemKey => 
 // A submission is three items: the attempt slot in the student's partition (the list row, listed for the course),
 // the id pointer (a copy of the list row, listed for the lesson) and the answers item (answers, per-question
 // grades, the grader's feedback) beside the slot. List rows stay small, so a page of any list costs the same
-// whatever the answers weigh. Every list partition prefixes its sort key with the result (`P#` passed, `F#`
-// failed): `status=passed|failed` is one begins_with, `status=all` a merge of the two (shared/db/merged-page.ts).
+// whatever the answers weigh. The slot's and pointer's list partitions prefix their sort keys with the result (`P#`
+// passed, `F#` failed): `status=passed|failed` is one begins_with. `status=all` has its own partitions, without the
+// prefix, on two more copies of the row (`quizSubmissionListCopyKey`), so it is one Query in the order asked too.
 
-/** The result part of the list partitions' sort keys. */
-export type QuizResultPrefix = 'P#' | 'F#';
+/** The result part of the list partitions' sort keys (empty in the `status=all` partitions). */
+export type QuizResultPrefix = 'P#' | 'F#' | '';
 export const quizResultPrefix = (passed: boolean): QuizResultPrefix => (passed ? 'P#' : 'F#');
 
 const studentQuizPartition = (courseId: number, userId: number) => `COURSE#${courseId}#USER#${userId}#QUIZ`;
@@ -93,9 +94,40 @@ export const quizSubmissionKey = (submissionId: number): ItemKey => ({
   sk: 'QUIZSUB',
 });
 
+/**
+ * The two copies of a submission's list row listed for `status=all` (every result, no prefix): one in the course's
+ * three orders, one in the lesson's, beside the id pointer.
+ */
+export const quizSubmissionListCopyKey = (submissionId: number, scope: 'course' | 'lesson'): ItemKey => ({
+  pk: `QUIZSUB#${submissionId}`,
+  sk: scope === 'course' ? 'ALL#COURSE' : 'ALL#LESSON',
+});
+
+/** GSI1 (course copy): a course's submissions, every result, by submission time. */
+export const courseQuizSubmissionsAllByTime = (courseId: number): Partition =>
+  indexPartition('GSI1', `COURSE#${courseId}#QUIZSUBS#ALL#TIME`);
+/** GSI2 (course copy): a course's submissions, every result, by score. */
+export const courseQuizSubmissionsAllByScore = (courseId: number): Partition =>
+  indexPartition('GSI2', `COURSE#${courseId}#QUIZSUBS#ALL#SCORE`);
+/** GSI3 (course copy): a course's submissions, every result, by student name. */
+export const courseQuizSubmissionsAllByName = (courseId: number): Partition =>
+  indexPartition('GSI3', `COURSE#${courseId}#QUIZSUBS#ALL#NAME`);
+/** GSI1 (lesson copy): one lesson's submissions, every result, by submission time. */
+export const lessonQuizSubmissionsAllByTime = (lessonId: number): Partition =>
+  indexPartition('GSI1', `LESSON#${lessonId}#QUIZSUBS#ALL#TIME`);
+/** GSI2 (lesson copy): one lesson's submissions, every result, by score. */
+export const lessonQuizSubmissionsAllByScore = (lessonId: number): Partition =>
+  indexPartition('GSI2', `LESSON#${lessonId}#QUIZSUBS#ALL#SCORE`);
+/** GSI3 (lesson copy): one lesson's submissions, every result, by student name. */
+export const lessonQuizSubmissionsAllByName = (lessonId: number): Partition =>
+  indexPartition('GSI3', `LESSON#${lessonId}#QUIZSUBS#ALL#NAME`);
+
 /** GSI1 (attempt slot): a course's submissions with one result, by submission time. */
 export const courseQuizSubmissionsByTime = (courseId: number, passed: boolean): Partition =>
   indexPartition('GSI1', `COURSE#${courseId}#QUIZSUBS#TIME`, quizResultPrefix(passed));
+/** GSI1 (attempt slot): every slot of a course, both results (operator paths: the list copies' backfill). */
+export const courseQuizSlots = (courseId: number): Partition =>
+  indexPartition('GSI1', `COURSE#${courseId}#QUIZSUBS#TIME`);
 /** GSI2 (attempt slot): a course's submissions with one result, by score. */
 export const courseQuizSubmissionsByScore = (courseId: number, passed: boolean): Partition =>
   indexPartition('GSI2', `COURSE#${courseId}#QUIZSUBS#SCORE`, quizResultPrefix(passed));
