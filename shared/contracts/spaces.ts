@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { paginatorB } from './envelopes.ts';
-import { idParam, pageQuery, perPageQuery } from './fields.ts';
+import { cursorQuery, idParam, pageQuery, perPageQuery } from './fields.ts';
 import { hostUserCardEntries } from './members.ts';
 import { named } from './openapi-metadata.ts';
 import { defineOperation } from './operation.ts';
@@ -21,9 +21,12 @@ export const searchSpaceUsers = defineOperation({
     'status) whose display name, user name or e-mail starts with `search`, case-insensitively (no `search`: ' +
     'every user), in the order of the matched value. At most 100 candidates in all, paged by `page` and ' +
     '`per_page` (default 100: one page holds them all) as paginator B; `total` counts the candidates. ' +
+    'One request examines the first 100 matching users from where it starts (2 DynamoDB rounds whatever the site ' +
+    'or the space holds); when members of the space or inactive accounts fill them, the page holds the ' +
+    'candidates found, `total` counts those listed so far, and `next_page_url` (with an opaque `cursor`) continues ' +
+    'the search where it stopped, even past `last_page`: follow it until it is null. ' +
     "Requires `can_add_member` in the space (global admins, the space's admins): others get 403 " +
-    '`rest_forbidden` whatever the space id; an unknown space is 404 `not_found`. A search whose matches are ' +
-    'nearly all members reads at most 5 000 index entries and answers the candidates found among them.',
+    '`rest_forbidden` whatever the space id; an unknown space is 404 `not_found`.',
   tags: ['Spaces'],
   query: v.object({
     space_id: idParam(),
@@ -32,6 +35,7 @@ export const searchSpaceUsers = defineOperation({
     ),
     page: pageQuery(),
     per_page: perPageQuery(100),
+    cursor: cursorQuery(),
   }),
   response: v.object({ users: paginatorB(spaceUserCandidateSchema) }),
   errors: [

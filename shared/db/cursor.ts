@@ -21,6 +21,7 @@ const CursorSchema = v.object({
   k: v.union([KeySchema, PositionsSchema]),
   p: v.pipe(v.number(), v.integer(), v.minValue(1)),
   q: v.pipe(v.string(), v.maxLength(64)),
+  n: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 
 export type SourcePosition = Record<string, string> | null | 'end';
@@ -31,6 +32,8 @@ export interface DecodedCursor {
   readonly page: number;
   /** Fingerprint of the query the cursor belongs to; a cursor is only honoured by the same query. */
   readonly query: string;
+  /** How many items the pages before it listed, for lists whose pages are not all full (the space user search). */
+  readonly listed?: number;
 }
 
 const IV_BYTES = 12;
@@ -46,7 +49,12 @@ async function cursorKey(): Promise<Buffer> {
 export async function encodeCursor(cursor: DecodedCursor): Promise<string> {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', await cursorKey(), iv);
-  const plain = JSON.stringify({ k: cursor.lastKey, p: cursor.page, q: cursor.query });
+  const plain = JSON.stringify({
+    k: cursor.lastKey,
+    p: cursor.page,
+    q: cursor.query,
+    ...(cursor.listed === undefined ? {} : { n: cursor.listed }),
+  });
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
 }
@@ -61,7 +69,12 @@ export async function decodeCursor(cursor: string): Promise<DecodedCursor | unde
     const plain = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
     const parsed = v.safeParse(CursorSchema, JSON.parse(plain.toString('utf8')));
     return parsed.success
-      ? { lastKey: parsed.output.k, page: parsed.output.p, query: parsed.output.q }
+      ? {
+          lastKey: parsed.output.k,
+          page: parsed.output.p,
+          query: parsed.output.q,
+          ...(parsed.output.n === undefined ? {} : { listed: parsed.output.n }),
+        }
       : undefined;
   } catch {
     return undefined;

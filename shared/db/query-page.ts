@@ -45,6 +45,12 @@ export interface PageResult<T> {
 export const MAX_SKIPPED_ITEMS = 100_000;
 /** One COUNT query skips at most this many keys (DynamoDB's Limit is a 32-bit integer). */
 const SKIP_BATCH = 10_000;
+/**
+ * A page this close to the start (offset + page) of an unfiltered list is read in one Query of the items before
+ * it and its own, the first dropped: the same read units as the COUNT skip (DynamoDB charges the items a COUNT
+ * evaluates), one serial round fewer.
+ */
+const READ_THROUGH_ITEMS = 500;
 
 /**
  * Reads one page of a key-condition query. With a cursor that leads to `page`, it costs one page. Without one,
@@ -80,6 +86,8 @@ export async function queryPage<T>(query: PageQuery<T>): Promise<PageResult<T>> 
     decoded.query === fingerprint
   ) {
     startKey = decoded.lastKey;
+  } else if (offset > 0 && !query.filter && offset + query.perPage <= READ_THROUGH_ITEMS) {
+    return readThrough(query, base, offset, fingerprint);
   } else if (offset > 0) {
     if (query.total === undefined && offset > MAX_SKIPPED_ITEMS) {
       throw invalidParams({ page: `is too far to jump to; follow next_page_url (its cursor) instead` });
@@ -114,6 +122,35 @@ export async function queryPage<T>(query: PageQuery<T>): Promise<PageResult<T>> 
 
   return {
     items,
+    nextCursor: lastKey
+      ? await encodeCursor({
+          lastKey: lastKey as Record<string, string>,
+          page: query.page + 1,
+          query: fingerprint,
+        })
+      : null,
+  };
+}
+
+/** Page N near the start: the items before it and its own in one Query (more only past 1 MB), the first dropped. */
+async function readThrough<T>(
+  query: PageQuery<T>,
+  base: QueryCommandInput,
+  offset: number,
+  fingerprint: string,
+): Promise<PageResult<T>> {
+  const wanted = offset + query.perPage;
+  const raw: Record<string, unknown>[] = [];
+  let lastKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db().send(
+      new QueryCommand({ ...base, Limit: wanted - raw.length, ExclusiveStartKey: lastKey }),
+    );
+    raw.push(...(result.Items ?? []));
+    lastKey = result.LastEvaluatedKey;
+  } while (lastKey && raw.length < wanted);
+  return {
+    items: raw.slice(offset).map((item) => parseItem(query.schema, item)),
     nextCursor: lastKey
       ? await encodeCursor({
           lastKey: lastKey as Record<string, string>,

@@ -166,3 +166,40 @@ export async function* queryAll<T>(
     startKey = result.LastEvaluatedKey;
   } while (startKey);
 }
+
+/** An item read by `queryWindow`, with the key that resumes a Query of its partition right after it. */
+export interface PositionedItem<T> {
+  readonly item: T;
+  /** The ExclusiveStartKey after this item: the table key plus the index's key. */
+  readonly position: Record<string, string>;
+}
+
+/**
+ * One Query of at most `limit` items of a partition, from `after` (exclusive) on, each with its position, and
+ * where the partition goes on (undefined at its end): a request that reads a bounded window and hands the rest to
+ * a cursor.
+ */
+export async function queryWindow<T>(
+  partition: Partition,
+  schema: ItemSchema<T>,
+  options: { limit: number; after?: Record<string, string> | undefined; ascending?: boolean },
+): Promise<{ items: PositionedItem<T>[]; next: Record<string, string> | undefined }> {
+  const result = await db().send(
+    new QueryCommand({
+      ...partitionQueryInput(partition),
+      ScanIndexForward: options.ascending ?? true,
+      Limit: options.limit,
+      ...(options.after ? { ExclusiveStartKey: options.after } : {}),
+    }),
+  );
+  const positionOf = (raw: Record<string, unknown>): Record<string, string> => ({
+    pk: String(raw.pk),
+    sk: String(raw.sk),
+    [partition.partitionKey]: String(raw[partition.partitionKey]),
+    [partition.sortKey]: String(raw[partition.sortKey]),
+  });
+  return {
+    items: (result.Items ?? []).map((raw) => ({ item: parseItem(schema, raw), position: positionOf(raw) })),
+    next: result.LastEvaluatedKey as Record<string, string> | undefined,
+  };
+}

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
-import {
-  IdempotencyAlreadyInProgressError,
-  IdempotencyConfig,
-  IdempotencyValidationError,
-  makeIdempotent,
-} from '@aws-lambda-powertools/idempotency';
-import type { JSONValue } from '@aws-lambda-powertools/commons/types';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { idempotencyStore } from '../db/idempotency-store.ts';
+import {
+  COMPLETED,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  IN_PROGRESS,
+  type IdempotencyRecord,
+  idempotencyPayloadHash,
+  idempotencyRecordKeyOf,
+  releaseIdempotencyKey,
+} from '../db/idempotency-store.ts';
 import { AppError } from '../errors/app-error.ts';
 import { logger } from '../observability/logger.ts';
 import {
@@ -21,16 +23,19 @@ import {
 type HttpResult = APIGatewayProxyStructuredResultV2;
 
 /**
- * `Idempotency-Key` on writes (issue 24), with Powertools' idempotency utility and its DynamoDB persistence on the
- * one table (shared/db/idempotency-store.ts). The first request with a key runs; a repeat by the same caller with
- * the same method, path and body within 24 hours gets the first response again (status, body, headers) marked
- * `Idempotent-Replayed: true`, without running. What Powertools cannot say by itself is wrapped here:
- * - the key is the caller's: the hashed payload names the caller, and so do the record's partition and prefix;
- * - "same key, another request" is Powertools' payload validation, answered 422 `idempotency_key_reused`;
- * - a repeat while the first runs is Powertools' in-progress error, answered 409 `request_in_progress`;
- * - a 5xx (or a 429, which says "try later") must not be kept, so a retry runs: Powertools keeps whatever the
- *   function returns and forgets only what throws, so such an answer is thrown past it and returned after;
- * - replays carry the current request id (the gateway's id of this request, not of the first).
+ * `Idempotency-Key` on writes (issue 24), on the replay store of shared/db/idempotency-store.ts (plain conditional
+ * writes on the one table). The first request with a key claims it (a record `INPROGRESS`) and runs; a repeat by
+ * the same caller with the same method, path and body within 24 hours gets the first response again (status, body,
+ * headers) marked `Idempotent-Replayed: true`, without running:
+ * - the key is the caller's: the hashed key names the caller, and so do the record's partition and sort key;
+ * - "same key, another request" (another payload hash) is 422 `idempotency_key_reused`, whatever the record's state;
+ * - a repeat while the first runs is 409 `request_in_progress` with `Retry-After`;
+ * - a 5xx (or a 429, which says "try later") is not kept: the record is deleted, so a retry runs;
+ * - replays carry the current request id (the gateway's id of this request, not of the first);
+ * - the store failing is 503 `service_unavailable`: before the run, nothing ran; after it, the key stays claimed
+ *   until its in-progress expiry (the function's time limit), so a retry then runs or replays.
+ * (Until issue 21's item 21 this was Powertools' idempotency utility, ~42 KB in every write function; the record
+ * layout and the answers are unchanged.)
  */
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE']);
 
@@ -65,84 +70,84 @@ export interface IdempotentRequest {
   readonly context: Context;
 }
 
-/** An answer that must not be remembered (5xx, 429), carried past Powertools so it forgets the key. */
-class UnstoredAnswer extends Error {
-  readonly result: HttpResult;
-  constructor(result: HttpResult) {
-    super('answer not stored');
-    this.result = result;
-  }
-}
-
 const storable = (result: HttpResult): boolean => {
   const status = result.statusCode ?? 200;
   return status < 500 && status !== 429;
 };
+
+/** A claim refused by a record that expired meanwhile is tried again, this many times at most. */
+const CLAIM_ATTEMPTS = 3;
 
 /** Runs `execute` once per key of this caller; `execute` renders every answer the client may see (errors too). */
 export async function runIdempotent(
   request: IdempotentRequest,
   execute: () => Promise<HttpResult>,
 ): Promise<HttpResult> {
-  const { persistenceStore, keyPrefix } = idempotencyStore(request.callerId);
-  const config = new IdempotencyConfig({
-    eventKeyJmesPath: 'key',
-    payloadValidationJmesPath: 'request',
-    throwOnNoIdempotencyKey: true,
-    expiresAfterSeconds: IDEMPOTENCY_KEY_LIFETIME_SECONDS,
-    // The stored response is the JSON of the HttpResult `execute` answered; the replay goes back as JSON too.
-    responseHook: (response) => asJson(replayed(response as HttpResult, request.requestId)),
+  const recordKey = idempotencyRecordKeyOf(request.callerId, `${request.callerId}:${request.key}`);
+  const payloadHash = idempotencyPayloadHash({
+    method: request.method,
+    path: request.path,
+    body: createHash('sha256')
+      .update(request.rawBody ?? '')
+      .digest('base64'),
   });
-  const payload = {
-    key: `${request.callerId}:${request.key}`,
-    request: {
-      method: request.method,
-      path: request.path,
-      body: createHash('sha256')
-        .update(request.rawBody ?? '')
-        .digest('base64'),
-    },
-  };
-  const once = makeIdempotent(
-    async (_payload: typeof payload, _context: Context) => {
-      const result = await execute();
-      if (!storable(result)) throw new UnstoredAnswer(result);
-      // Stored as a DynamoDB map: plain JSON only (no undefined members).
-      return JSON.parse(JSON.stringify(result)) as Record<string, unknown>;
-    },
-    { persistenceStore, config, keyPrefix },
-  );
-  try {
-    return (await once(payload, request.context)) as HttpResult;
-  } catch (error) {
-    if (error instanceof UnstoredAnswer) return error.result;
-    throw answerFor(error);
+  const expiresAtEpoch = () => Math.round(Date.now() / 1000 + IDEMPOTENCY_KEY_LIFETIME_SECONDS);
+  for (let attempt = 1; ; attempt++) {
+    const now = Date.now();
+    const remainingMs = request.context.getRemainingTimeInMillis();
+    const existing = await store(() =>
+      claimIdempotencyKey(
+        recordKey,
+        {
+          payloadHash,
+          expiresAtEpoch: expiresAtEpoch(),
+          inProgressExpiry: remainingMs > 0 ? now + remainingMs : undefined,
+        },
+        now,
+      ),
+    );
+    if (existing === undefined) break;
+    const answer = answerOf(existing, payloadHash, request.requestId);
+    if (answer !== 'expired') return answer;
+    // Expired between the write's condition and now: claim again (it will take the record over).
+    if (attempt >= CLAIM_ATTEMPTS) throw storeUnavailable(new Error('idempotency record keeps expiring'));
   }
+
+  let result: HttpResult;
+  try {
+    result = await execute();
+  } catch (error) {
+    await store(() => releaseIdempotencyKey(recordKey));
+    throw error;
+  }
+  // Stored as a DynamoDB map, and answered as stored: plain JSON only (no undefined members).
+  const answered = JSON.parse(JSON.stringify(result)) as HttpResult;
+  if (!storable(answered)) {
+    await store(() => releaseIdempotencyKey(recordKey));
+    return result;
+  }
+  await store(() =>
+    completeIdempotencyKey(recordKey, { payloadHash, expiresAtEpoch: expiresAtEpoch(), response: answered }),
+  );
+  return answered;
 }
 
-/** An answer as the idempotency store's JSON (its fields are strings, numbers, booleans and string lists). */
-const asJson = (result: HttpResult): JSONValue => JSON.parse(JSON.stringify(result));
-
-/** A replay: the first answer, with this request's id and the replay mark. */
-
-function replayed(response: HttpResult, requestId: string): HttpResult {
-  return {
-    ...response,
-    headers: { ...response.headers, 'x-request-id': requestId, [REPLAYED_HEADER]: 'true' },
-  };
-}
-
-/** What to throw for a failure of the idempotent run: a contract error, or the cause itself. */
-function answerFor(error: unknown): unknown {
-  if (error instanceof IdempotencyValidationError) {
-    return new AppError(
+/** What a refused claim answers: the replay, or the contract's error; 'expired' when the record no longer counts. */
+function answerOf(
+  existing: IdempotencyRecord,
+  payloadHash: string,
+  requestId: string,
+): HttpResult | 'expired' {
+  if (existing.payloadHash !== payloadHash) {
+    throw new AppError(
       'idempotency_key_reused',
       422,
       'This Idempotency-Key was already used with another request (method, path or body).',
     );
   }
-  if (error instanceof IdempotencyAlreadyInProgressError) {
-    return new AppError(
+  if (existing.expiresAtEpoch !== undefined && Date.now() / 1000 > existing.expiresAtEpoch) return 'expired';
+  if (existing.status === IN_PROGRESS) {
+    throw new AppError(
       'request_in_progress',
       409,
       'A request with this Idempotency-Key is still in progress. Try again shortly.',
@@ -150,17 +155,36 @@ function answerFor(error: unknown): unknown {
       { retryAfterSeconds: IN_PROGRESS_RETRY_AFTER_SECONDS },
     );
   }
-  if (error instanceof Error && error.name.startsWith('Idempotency')) {
-    // The replay store could not be read or written. Before the run, nothing ran; after it, the key stays
-    // locked until its in-progress expiry (the function's time limit), so a retry then runs or replays.
-    logger.error('idempotency store failed', { error });
-    return new AppError(
-      'service_unavailable',
-      503,
-      'The service is temporarily unavailable. Try again.',
-      {},
-      { retryAfterSeconds: IN_PROGRESS_RETRY_AFTER_SECONDS },
-    );
+  if (existing.status !== COMPLETED || typeof existing.response !== 'object' || existing.response === null) {
+    throw storeUnavailable(new Error(`idempotency record in an unknown state: ${String(existing.status)}`));
   }
-  return error;
+  return replayed(existing.response as HttpResult, requestId);
+}
+
+/** A replay: the first answer, with this request's id and the replay mark. */
+function replayed(response: HttpResult, requestId: string): HttpResult {
+  return {
+    ...response,
+    headers: { ...response.headers, 'x-request-id': requestId, [REPLAYED_HEADER]: 'true' },
+  };
+}
+
+/** A call to the replay store; its failure is the 503 of an unavailable service. */
+async function store<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw storeUnavailable(error);
+  }
+}
+
+function storeUnavailable(error: unknown): AppError {
+  logger.error('idempotency store failed', { error });
+  return new AppError(
+    'service_unavailable',
+    503,
+    'The service is temporarily unavailable. Try again.',
+    {},
+    { retryAfterSeconds: IN_PROGRESS_RETRY_AFTER_SECONDS },
+  );
 }

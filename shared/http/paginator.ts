@@ -8,6 +8,11 @@ export interface Page<T> {
   readonly perPage: number;
   /** Opaque cursor to the next page (carried in `next_page_url`), or null. */
   readonly nextCursor?: string | null;
+  /**
+   * The list goes on after this page though `total` does not show it yet (a search that settles its list a window
+   * at a time): `next_page_url` is offered whatever `last_page` says.
+   */
+  readonly more?: boolean;
 }
 
 export interface PaginatorB<T> {
@@ -44,7 +49,7 @@ export function toPaginatorB<T>(page: Page<T>, location: RequestLocation): Pagin
   };
   const from = page.items.length > 0 ? (page.page - 1) * page.perPage + 1 : null;
   const to = from === null ? null : from + page.items.length - 1;
-  const hasNext = page.page < lastPage;
+  const hasNext = page.page < lastPage || page.more === true;
   const hasPrev = page.page > 1;
 
   const links: PaginatorB<T>['links'] = [

@@ -7,8 +7,8 @@ export const writeIdempotency: IdempotencyLayer = { keyOf: idempotencyKeyOf, run
 
 /**
  * The handler factory for authenticated writes (POST, PUT, DELETE): `httpHandler` of shared/http/handler.ts plus
- * `Idempotency-Key` replays. A separate module so Powertools' idempotency utility (~42 KB minified) reaches only
- * the bundles of writes; reads never replay. Entry files use it exactly like the plain factory, and
+ * `Idempotency-Key` replays. A separate module so the replay code and its store reach only the bundles of writes;
+ * reads never replay. Entry files use it exactly like the plain factory, and
  * test/unit/catalogue.test.ts holds every entry file to the factory of its route's method.
  */
 export function httpHandler<O extends Operation>(

@@ -11,7 +11,7 @@ import { activeLogger, functionLogger, useLogger } from './logger.ts';
  *
  * Invariant: an invocation's keys never reach another invocation's lines. Sequential invocations (the usual
  * Lambda) get that from `endInvocation`; concurrent ones in one process (Lambda multi-concurrency, the local
- * gateway and poller) from Powertools' invocation store, which the local runtime opens per invocation
+ * gateway and poller) from Lambda's invocation store (InvokeStore), which the local runtime opens per invocation
  * (infra/local/lambda-runtime.ts), exactly as Lambda's runtime does.
  */
 type Fields = Record<string, unknown>;

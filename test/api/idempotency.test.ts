@@ -3,6 +3,8 @@ import * as v from 'valibot';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Gateway, startGateway } from '../../infra/local/gateway.ts';
 import { db } from '../../shared/db/client.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../../shared/db/client.ts';
 import { idempotencyRecordKeyOf } from '../../shared/db/idempotency-store.ts';
 import { getItem } from '../../shared/db/reads.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
@@ -332,5 +334,68 @@ describe('failures and concurrency (gateway in this process)', () => {
     expect(new Set(created.map((answer) => answer.body.feed.id)).size).toBe(1);
     for (const answer of answers) expect([201, 409], answer.text).toContain(answer.status);
     expect(await feedsWith(message)).toHaveLength(1);
+  });
+});
+
+describe('records of earlier runs (the replay store’s own conditions)', () => {
+  /** Rewrites the stored record of `key`, as time or a crash would have left it. */
+  async function ageRecord(key: string, values: Record<string, unknown>): Promise<void> {
+    const names = Object.keys(values);
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: idempotencyRecordKeyOf(author.id, `${author.id}:${key}`),
+        UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#n${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, values[name]])),
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+  }
+
+  it('a run that ended without a word (in progress past its in-progress expiry) frees the key: the retry runs', async () => {
+    const key = newKey();
+    const message = `Crashed ${key}`;
+    expect((await createFeed(author, key, message)).status).toBe(201);
+    // As a function that timed out after its claim leaves it (its first post stands: it was committed).
+    await ageRecord(key, { idempotency_status: 'INPROGRESS', in_progress_expiry: Date.now() - 1000 });
+    const retried = await createFeed(author, key, message);
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(await feedsWith(message)).toHaveLength(2);
+    // The retry's answer is the one kept now.
+    const replay = await createFeed(author, key, message);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.text).toBe(retried.text);
+  });
+
+  it('a record past its 24 hours (not yet removed by the TTL) no longer answers: the key runs again', async () => {
+    const key = newKey();
+    const message = `Expired ${key}`;
+    expect((await createFeed(author, key, message)).status).toBe(201);
+    await ageRecord(key, { expires_at_epoch: Math.floor(Date.now() / 1000) - 60 });
+    const again = await createFeed(author, key, message);
+    expect(again.status, again.text).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(await feedsWith(message)).toHaveLength(2);
+  });
+
+  it('a replay store that cannot be written: 503 with Retry-After, and nothing runs', async () => {
+    const key = newKey();
+    const message = `Store down ${key}`;
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'PutItemCommand' && JSON.stringify(args.input).includes('IDEMPOTENCY#')) {
+          throw Object.assign(new Error('Injected store failure'), { name: 'InternalServerError' });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: FAULT },
+    );
+    const refused = await createFeed(author, key, message, gateway.url);
+    expect(refused.status, refused.text).toBe(503);
+    expect(refused.body).toMatchObject({ code: 'service_unavailable', data: { status: 503 } });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await feedsWith(message)).toHaveLength(0);
   });
 });

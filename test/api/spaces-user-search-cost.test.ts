@@ -4,22 +4,31 @@ import { readMeter } from '../../shared/db/read-meter.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { searchSpaceUsers } from '../../shared/domain/spaces/search-space-users.ts';
-import { createTestUser } from '../support/api.ts';
+import { db } from '../../shared/db/client.ts';
+import { api, createTestUser, type TestUser } from '../support/api.ts';
 
 /**
- * The space user search never reads a space's member list: members are excluded by one BatchGetItem of the
- * candidates' membership items per index page. Measured in read units (ReturnConsumedCapacity, this process)
- * by calling the use case: the same search costs the same in an empty space and in one of 300 members.
+ * The space user search never reads a space's member list: members are excluded by the BatchGetItems of the
+ * candidates' membership items. Measured in read units (ReturnConsumedCapacity, this process) by calling the use
+ * case: the same search costs the same in an empty space and in one of 300 members. And one request is bounded
+ * whatever the space holds: 2 rounds, one Query and at most 3 BatchGetItems, even when 120 members of the space
+ * sort before the candidates; `next_page_url` then continues the search.
  */
 const tag = `uc${randomBytes(4).toString('hex')}`;
 const MEMBERS = 300;
+/** The prefix of the members-first search (apart from `tag`, whose search must find only its 5 candidates). */
+const crowdTag = `ud${randomBytes(4).toString('hex')}`;
 
 let caller: Caller;
 let emptySpace: number;
 let crowdedSpace: number;
+let admin: TestUser;
+/** A space whose 120 members sort before the 3 non-members matching the same prefix (`<crowdTag>m`). */
+let memberFirstSpace: number;
+let lateCandidates: number[];
 
 beforeAll(async () => {
-  const admin = await createTestUser({ communityRole: 'admin' });
+  admin = await createTestUser({ communityRole: 'admin' });
   caller = {
     id: admin.id,
     username: admin.username,
@@ -37,9 +46,25 @@ beforeAll(async () => {
     login: `${tag}_candidate_${index}`,
     email: `${tag}_candidate_${index}@example.com`,
   }));
+  const early = Array.from({ length: 120 }, (_, index) => ({
+    ref: `e${index}`,
+    login: `${crowdTag}m_a_${String(index).padStart(3, '0')}`,
+    email: `${crowdTag}m_a_${index}@example.com`,
+  }));
+  const late = Array.from({ length: 3 }, (_, index) => ({
+    ref: `l${index}`,
+    login: `${crowdTag}m_z_${index}`,
+    email: `${crowdTag}m_z_${index}@example.com`,
+  }));
   const result = await runImport({
-    users: [...people, ...candidates],
+    users: [...people, ...candidates, ...early, ...late],
     spaces: [
+      {
+        ref: 'memberFirst',
+        title: `Members first ${tag}`,
+        slug: `members-first-${tag}`,
+        members: early.map((person) => ({ user: person.ref, role: 'member' })),
+      },
       { ref: 'empty', title: `Empty ${tag}`, slug: `empty-${tag}` },
       {
         ref: 'crowded',
@@ -51,7 +76,40 @@ beforeAll(async () => {
   });
   emptySpace = result.spaces.empty as number;
   crowdedSpace = result.spaces.crowded as number;
+  memberFirstSpace = result.spaces.memberFirst as number;
+  lateCandidates = late.map((person) => result.users[person.ref]?.id as number);
 });
+
+/** The DynamoDB calls `run` makes in this process and its serial rounds (the longest chain of calls each started after the one before it ended). */
+async function callsOf<T>(run: () => Promise<T>): Promise<{ result: T; calls: string[]; rounds: number }> {
+  const spans: { name: string; start: number; end: number }[] = [];
+  const name = `round-meter-${tag}`;
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      const start = performance.now();
+      try {
+        return await next(args);
+      } finally {
+        spans.push({ name: context.commandName as string, start, end: performance.now() });
+      }
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    const result = await run();
+    spans.sort((a, b) => a.start - b.start);
+    const chain: number[] = [];
+    spans.forEach((span, index) => {
+      const before = spans
+        .slice(0, index)
+        .map((other, at) => (other.end <= span.start ? (chain[at] ?? 0) : 0));
+      chain.push(1 + Math.max(0, ...before));
+    });
+    return { result, calls: spans.map((span) => span.name), rounds: Math.max(0, ...chain) };
+  } finally {
+    db().middlewareStack.remove(name);
+  }
+}
 
 async function unitsOf(spaceId: number): Promise<{ units: number; found: number }> {
   readMeter.reset();
@@ -67,5 +125,60 @@ describe('space user search cost', () => {
     expect(crowded.found).toBe(5);
     expect(crowded.units).toBe(empty.units);
     expect(crowded.units).toBeLessThan(10);
+  });
+
+  it('is bounded with many members of the space sorting first, and next_page_url continues the search', async () => {
+    const first = await callsOf(() =>
+      searchSpaceUsers(caller, { space_id: memberFirstSpace, search: `${crowdTag}m` }),
+    );
+    // The first 100 matching users are all members: nothing to list yet, and the bound holds.
+    expect(first.result).toMatchObject({ items: [], total: 0, more: true });
+    expect(first.result.nextCursor).toEqual(expect.any(String));
+    expect(first.rounds).toBe(2);
+    expect(first.calls.filter((call) => call === 'QueryCommand')).toHaveLength(1);
+    expect(first.calls.filter((call) => call === 'BatchGetCommand').length).toBeLessThanOrEqual(3);
+
+    // Each further request is bounded the same way; following the cursor finds the candidates, each once (a
+    // member's other entries, e-mail after login, come back in later windows and are dropped again).
+    const listed: number[] = [];
+    let cursor = first.result.nextCursor;
+    for (let page = 2; cursor !== null && page < 10; page++) {
+      const next = await callsOf(() =>
+        searchSpaceUsers(caller, {
+          space_id: memberFirstSpace,
+          search: `${crowdTag}m`,
+          page,
+          cursor: cursor ?? undefined,
+        }),
+      );
+      expect(next.rounds).toBe(2);
+      expect(next.calls.length).toBeLessThanOrEqual(4);
+      listed.push(...next.result.items.map((candidate) => candidate.ID));
+      expect(next.result.total).toBe(listed.length);
+      cursor = next.result.nextCursor;
+    }
+    expect(cursor).toBeNull();
+    expect(listed).toEqual(lateCandidates);
+
+    // Through the API: paginator B offers next_page_url past last_page while the search goes on.
+    type Users = { users: { data: { ID: number }[]; last_page: number; next_page_url: string | null } };
+    const page = await api<Users>('GET', '/spaces/users/search', {
+      as: admin,
+      query: { space_id: memberFirstSpace, search: `${crowdTag}m` },
+    });
+    expect(page.status, page.text).toBe(200);
+    expect(page.body.users).toMatchObject({ data: [], last_page: 1 });
+    const viaApi: number[] = [];
+    for (let url = page.body.users.next_page_url, hops = 0; url !== null && hops < 10; hops++) {
+      const next = new URL(url);
+      expect(next.searchParams.get('cursor')).toMatch(/^[A-Za-z0-9_-]+$/);
+      const followed = await api<Users>('GET', `${next.pathname.replace(/^\/v2/, '')}${next.search}`, {
+        as: admin,
+      });
+      expect(followed.status, followed.text).toBe(200);
+      viaApi.push(...followed.body.users.data.map((candidate) => candidate.ID));
+      url = followed.body.users.next_page_url;
+    }
+    expect(viaApi).toEqual(lateCandidates);
   });
 });

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
 import { counterUpdate } from '../../shared/db/counters.ts';
 import { newId } from '../../shared/db/ids.ts';
+import { quizSubmissionListCopyKey } from '../../shared/db/keys/courses.ts';
 import { authorPosts, feedStats, feedStatusStats, postListingKey } from '../../shared/db/keys/feeds.ts';
 import { spacePostCounts } from '../../shared/db/keys/spaces.ts';
 import { topicPostCounts } from '../../shared/db/keys/topics.ts';
@@ -11,23 +12,25 @@ import { batchGetRawItems } from '../../shared/db/reads.ts';
 import { readShardedTotals, shardKeys } from '../../shared/db/sharded-counters.ts';
 import { transactWrite } from '../../shared/db/transact.ts';
 import { timeSort } from '../../shared/db/keys/sort.ts';
+import { feedAggregates } from '../../shared/domain/feeds/index.ts';
 import {
-  feedAggregates,
   type PostItem,
   storedPost,
   storedPostListing,
   storedPostTopicLink,
-} from '../../shared/domain/feeds/index.ts';
+} from '../../shared/domain/feeds/post-item.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import { cli, cliJson } from '../support/cli.ts';
 import { allFeeds, createSpace, createTopics, postFeed } from '../support/feeds.ts';
+import { adminList, importQuizCourse, type QuizCourse, submit } from '../support/quiz-course.ts';
 
 /**
  * `storage:upgrade` (README, "Upgrading a stage's storage") on feeds written as a stage before the listing entries
  * and spread counters had them: post items carrying their own index keys (author, `SPACE#<s|0>#POSTS`, the single
  * `FEEDS` timeline partition), no listing entry, and counted only on the former `FEEDS`/`STATS` and `FEEDS#S<n>`
- * items; the current timeline, status, space and topic shards lost (as on a stage that never had them). After the
- * command every total the API answers is exact, an old feed deletes, and a second run writes nothing. Runs in the
+ * items; the current timeline, status, space and topic shards lost (as on a stage that never had them); and quiz
+ * submissions without the list copies that list them for `status=all`. After the command every total the API answers
+ * is exact, an old feed deletes, every submission is listed, and a second run writes nothing. Runs in the
  * `api-settings` project (alone): the timeline and status totals are site-wide.
  */
 let author: TestUser;
@@ -37,6 +40,9 @@ let topic: number;
 const old: Record<'global' | 'private' | 'draft', PostItem> = {} as never;
 /** A draft whose listing entry was written before the status lists: no status list key. */
 let unlistedDraft: PostItem;
+let quiz: QuizCourse;
+/** Submissions (a pass, then a fail) whose list copies are gone, as on a stage before them. */
+let oldSubmissions: number[];
 
 /** A feed as a stage before listing entries wrote it, with the author and topic counters it kept then. */
 async function writeOldFeed(post: PostItem): Promise<void> {
@@ -123,7 +129,34 @@ beforeAll(async () => {
     await db().send(new PutCommand({ TableName: tableName(), Item: item }));
   await keepCounters(unlistedDraft);
   await forgetCurrentCounters();
+
+  quiz = await importQuizCourse();
+  oldSubmissions = [];
+  for (const [student, choice] of [
+    [quiz.student, 'four'],
+    [quiz.student2, 'five'],
+  ] as const) {
+    const submitted = await submit(student, quiz.courseId, quiz.lessons.last, {
+      answers: { q_choice: choice },
+    });
+    expect(submitted.status, submitted.text).toBe(201);
+    oldSubmissions.push(submitted.body.quiz_result.id);
+  }
+  for (const id of oldSubmissions)
+    for (const scope of ['course', 'lesson'] as const)
+      await db().send(
+        new DeleteCommand({ TableName: tableName(), Key: quizSubmissionListCopyKey(id, scope) }),
+      );
 }, 60_000);
+
+/** The ids of a course's quiz results (status=all, newest first), course-wide and for the lesson. */
+async function quizResultIds(): Promise<{ course: number[]; lesson: number[]; total: number }> {
+  const course = await adminList(quiz.courseAdmin, quiz.courseId);
+  const lesson = await adminList(quiz.courseAdmin, quiz.courseId, { lesson_id: quiz.lessons.last });
+  expect(course.status, course.text).toBe(200);
+  const ids = (body: typeof course.body) => body.quiz_results.map((row: { id: number }) => row.id);
+  return { course: ids(course.body), lesson: ids(lesson.body), total: course.body.pagination.total };
+}
 
 const upgrade = async (...args: string[]) =>
   cliJson(await cli('storage:upgrade', ...args)) as Record<string, Record<string, number> | boolean>;
@@ -141,12 +174,16 @@ describe('storage:upgrade', () => {
     expect((report.feed_listings as Record<string, number>).upgraded).toBeGreaterThanOrEqual(3);
     const listings = await batchGetRawItems([postListingKey(old.global.id)], true);
     expect(listings).toEqual([]);
+    expect((report.quiz_list_copies as Record<string, number>).items_written).toBeGreaterThanOrEqual(4);
+    // Before the upgrade the statistics count the submissions and the status=all list misses them.
+    expect(await quizResultIds()).toEqual({ course: [], lesson: [], total: 2 });
   }, 300_000);
 
   it('upgrades the old feeds: listing entries, exact totals, and old feeds delete', async () => {
     const report = await upgrade();
     expect(report).toMatchObject({ dry_run: false, up_to_date: false });
     expect((report.feed_listings as Record<string, number>).upgraded).toBeGreaterThanOrEqual(4);
+    expect((report.quiz_list_copies as Record<string, number>).items_written).toBeGreaterThanOrEqual(4);
     expect((report.timeline_totals as Record<string, number>).items_written).toBeGreaterThan(0);
 
     const timeline = await listed(author);
@@ -172,10 +209,23 @@ describe('storage:upgrade', () => {
     expect((await listed(moderator, { status: 'draft' })).total).toBe(drafts.total - 2);
   }, 400_000);
 
+  it('lists quiz submissions of an older stage in status=all, in the order asked (the run above)', async () => {
+    const newestFirst = [...oldSubmissions].reverse();
+    expect(await quizResultIds()).toEqual({ course: newestFirst, lesson: newestFirst, total: 2 });
+    const ascending = await adminList(quiz.courseAdmin, quiz.courseId, { orderby: 'score', order: 'asc' });
+    expect(ascending.body.quiz_results.map((row: { id: number }) => row.id)).toEqual(newestFirst);
+  }, 300_000);
+
   it('a second run has nothing to do and says so', async () => {
     const report = await upgrade();
     expect(report).toMatchObject({ up_to_date: true });
-    for (const kind of ['timeline_totals', 'status_totals', 'space_post_counts', 'topic_post_counts'])
+    for (const kind of [
+      'timeline_totals',
+      'status_totals',
+      'space_post_counts',
+      'topic_post_counts',
+      'quiz_list_copies',
+    ])
       expect((report[kind] as Record<string, number>).items_written).toBe(0);
     expect((report.feed_listings as Record<string, number>).upgraded).toBe(0);
   }, 300_000);

@@ -23,6 +23,7 @@ import {
   statsContribution,
   statsScopeOf,
   storedQuizAttempt,
+  storedQuizListCopies,
   storedQuizSubmissionPointer,
 } from '../../shared/domain/quizzes/quiz-submission-item.ts';
 import { findQuizStats } from '../../shared/domain/quizzes/quiz-submission-repository.ts';
@@ -254,7 +255,7 @@ async function fill(
       sort_name: user.name,
       revision: 0,
     };
-    items.push(storedQuizAttempt(row), storedQuizSubmissionPointer(row));
+    items.push(storedQuizAttempt(row), storedQuizSubmissionPointer(row), ...storedQuizListCopies(row));
     move(courseQuizStatsKey(courseId), statsContribution(row));
     move(lessonQuizStatsKey(courseId, lessonId), statsContribution(row));
   }

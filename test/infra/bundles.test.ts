@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { build } from 'esbuild';
+import { type BuildResult, build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { esbuildOptions } from '#infra/bundle-options.ts';
 import { PROJECT_ROOT } from '#infra/constructs/api-function.ts';
@@ -12,24 +12,32 @@ import { runTimeImports } from '#infra/report/run-time-modules.ts';
  * esbuild call and without writing anything, so `npm test` needs no bundling synth (the deploy workflow runs
  * that one). The templates themselves are the other infra tests' business (synthesized without bundling).
  */
+/** Every function bundled at once, as the CDK app ships them; made once for the tests below that read it. */
+let everyBundle: Promise<BuildResult<{ metafile: true; write: false }>> | undefined;
+function bundleEveryFunction() {
+  const specs = allFunctionSpecs();
+  const options = esbuildOptions();
+  const natives = [...new Set(specs.flatMap((spec) => spec.nativeModules ?? []))];
+  everyBundle ??= build({
+    ...options,
+    external: [...(options.external ?? []), ...natives],
+    entryPoints: Object.fromEntries(specs.map((spec) => [spec.id, path.join(PROJECT_ROOT, spec.entry)])),
+    outdir: path.join(PROJECT_ROOT, 'cdk.out', 'bundle-check'),
+    outExtension: { '.js': '.mjs' },
+    absWorkingDir: PROJECT_ROOT,
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  return everyBundle;
+}
+
 describe('function bundles', () => {
   it('every catalogued function and worker bundles without an error', async () => {
-    const specs = allFunctionSpecs();
-    const options = esbuildOptions();
-    const natives = [...new Set(specs.flatMap((spec) => spec.nativeModules ?? []))];
-    const result = await build({
-      ...options,
-      external: [...(options.external ?? []), ...natives],
-      entryPoints: Object.fromEntries(specs.map((spec) => [spec.id, path.join(PROJECT_ROOT, spec.entry)])),
-      outdir: path.join(PROJECT_ROOT, 'cdk.out', 'bundle-check'),
-      outExtension: { '.js': '.mjs' },
-      absWorkingDir: PROJECT_ROOT,
-      write: false,
-      logLevel: 'silent',
-    });
+    const result = await bundleEveryFunction();
     expect(result.errors).toEqual([]);
     const outputs = new Set(result.outputFiles.map((file) => path.basename(file.path)));
-    for (const spec of specs) expect(outputs, spec.id).toContain(`${spec.id}.mjs`);
+    for (const spec of allFunctionSpecs()) expect(outputs, spec.id).toContain(`${spec.id}.mjs`);
   }, 120_000);
 });
 
@@ -66,7 +74,7 @@ describe('issue 21 item 21: lean functions', () => {
     });
   }, 120_000);
 
-  it('reads carry neither Powertools idempotency nor the Markdown parser they do not use; writes carry replays', async () => {
+  it('reads carry no Markdown parser, nor the migration worker a detector of every file type', async () => {
     // The packages that put code in a function's bundle (an input parsed but tree-shaken away adds no bytes).
     const packagesIn = async (operationId: string) => {
       const spec = allFunctionSpecs().find((one) => one.id === operationId);
@@ -91,10 +99,30 @@ describe('issue 21 item 21: lean functions', () => {
     // getFeed reaches the spaces index, which re-exports a writer that renders Markdown: the package's
     // `sideEffects` declaration lets esbuild drop that module, and the parser with it.
     const read = await packagesIn('getFeed');
-    expect(read.has('@aws-lambda-powertools/idempotency')).toBe(false);
     expect(read.has('markdown-it')).toBe(false);
     const write = await packagesIn('createFeed');
-    expect(write.has('@aws-lambda-powertools/idempotency')).toBe(true);
     expect(write.has('markdown-it')).toBe(true);
+    // Uploads detect every accepted type; the migration's worker copies images only and reads their signatures.
+    expect((await packagesIn('uploadMedia')).has('file-type')).toBe(true);
+    expect((await packagesIn('migrationsWorker')).has('file-type')).toBe(false);
+  }, 120_000);
+
+  it('no function carries Powertools idempotency or logger: replays and logs are our own small code', async () => {
+    const result = await bundleEveryFunction();
+    const carriers: string[] = [];
+    for (const [file, output] of Object.entries(result.metafile.outputs)) {
+      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+        const powertools = /node_modules\/@aws-lambda-powertools\/(idempotency|logger|jmespath)\//.exec(
+          input,
+        );
+        if (powertools && bytesInOutput > 0) carriers.push(`${path.basename(file)}: ${powertools[1]}`);
+      }
+    }
+    expect([...new Set(carriers)]).toEqual([]);
+    // Writes still replay: their bundles carry the replay store's conditional claim.
+    const createFeed = Object.entries(result.metafile.outputs).find(([file]) =>
+      file.endsWith('/createFeed.mjs'),
+    );
+    expect(Object.keys(createFeed?.[1].inputs ?? {})).toContain('shared/db/idempotency-store.ts');
   }, 120_000);
 });

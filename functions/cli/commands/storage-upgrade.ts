@@ -1,4 +1,5 @@
 import { upgradeFeedStorage } from '../../../shared/domain/feeds/index.ts';
+import { upgradeQuizListCopies } from '../../../shared/domain/quizzes/index.ts';
 import { recountTopicPostCounts } from '../../../shared/domain/topics/index.ts';
 import { CliError } from '../cli-error.ts';
 import { assertKnownOptions, type ParsedArgs } from '../parse-args.ts';
@@ -15,23 +16,22 @@ export async function storageUpgradeCommand(args: ParsedArgs) {
   const dryRun = args.options.get('dry-run') === 'yes';
   const feeds = await upgradeFeedStorage({ dryRun });
   const topicPostCounts = await recountTopicPostCounts({ dryRun });
-  const report = { ...feeds, topic_post_counts: topicPostCounts };
-  const written =
-    feeds.feed_listings.upgraded +
-    [feeds.timeline_totals, feeds.status_totals, feeds.space_post_counts, topicPostCounts].reduce(
-      (sum, kind) => sum + kind.items_written,
-      0,
-    );
+  const quizListCopies = await upgradeQuizListCopies({ dryRun });
+  const report = { ...feeds, topic_post_counts: topicPostCounts, quiz_list_copies: quizListCopies };
+  const kinds = [
+    feeds.timeline_totals,
+    feeds.status_totals,
+    feeds.space_post_counts,
+    topicPostCounts,
+    quizListCopies,
+  ];
+  const written = feeds.feed_listings.upgraded + kinds.reduce((sum, kind) => sum + kind.items_written, 0);
   const stale =
-    feeds.feed_listings.changed_meanwhile +
-    [feeds.timeline_totals, feeds.status_totals, feeds.space_post_counts, topicPostCounts].reduce(
-      (sum, kind) => sum + kind.changed_meanwhile,
-      0,
-    );
+    feeds.feed_listings.changed_meanwhile + kinds.reduce((sum, kind) => sum + kind.changed_meanwhile, 0);
   if (stale > 0)
     throw new CliError(
       `${JSON.stringify(report)}\n${stale} writes found their items changed by requests meanwhile and were not ` +
-        'made: pause feed writes and run storage:upgrade again.',
+        'made: pause feed writes (and quiz gradings) and run storage:upgrade again.',
     );
   return { dry_run: dryRun, up_to_date: written === 0, ...report };
 }

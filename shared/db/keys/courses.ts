@@ -47,11 +47,12 @@ export const courseProgressKey = (courseId: number, userId: number): ItemKey => 
 // A submission is three items: the attempt slot in the student's partition (the list row, listed for the course),
 // the id pointer (a copy of the list row, listed for the lesson) and the answers item (answers, per-question
 // grades, the grader's feedback) beside the slot. List rows stay small, so a page of any list costs the same
-// whatever the answers weigh. Every list partition prefixes its sort key with the result (`P#` passed, `F#`
-// failed): `status=passed|failed` is one begins_with, `status=all` a merge of the two (shared/db/merged-page.ts).
+// whatever the answers weigh. The slot's and pointer's list partitions prefix their sort keys with the result (`P#`
+// passed, `F#` failed): `status=passed|failed` is one begins_with. `status=all` has its own partitions, without the
+// prefix, on two more copies of the row (`quizSubmissionListCopyKey`), so it is one Query in the order asked too.
 
-/** The result part of the list partitions' sort keys. */
-export type QuizResultPrefix = 'P#' | 'F#';
+/** The result part of the list partitions' sort keys (empty in the `status=all` partitions). */
+export type QuizResultPrefix = 'P#' | 'F#' | '';
 export const quizResultPrefix = (passed: boolean): QuizResultPrefix => (passed ? 'P#' : 'F#');
 
 const studentQuizPartition = (courseId: number, userId: number) => `COURSE#${courseId}#USER#${userId}#QUIZ`;
@@ -87,16 +88,50 @@ export const quizSubmissionKey = (submissionId: number): ItemKey => ({
 });
 
 /**
+ * The two copies of a submission's list row listed for `status=all` (every result, no prefix): one in the course's
+ * three orders, one in the lesson's, beside the id pointer.
+ */
+export const quizSubmissionListCopyKey = (submissionId: number, scope: 'course' | 'lesson'): ItemKey => ({
+  pk: `QUIZSUB#${submissionId}`,
+  sk: scope === 'course' ? 'ALL#COURSE' : 'ALL#LESSON',
+});
+
+type ListScope = 'COURSE' | 'LESSON';
+type ListOrder = 'TIME' | 'SCORE' | 'NAME';
+type ListIndex = 'GSI1' | 'GSI2' | 'GSI3';
+
+/**
  * A list of quiz submissions with one result: of a course (`COURSE`, on the attempt slot) or of one lesson
  * (`LESSON`, on the id pointer), in one order, each order on its own index.
  */
 const quizSubmissionList =
-  (scope: 'COURSE' | 'LESSON', order: 'TIME' | 'SCORE' | 'NAME', index: 'GSI1' | 'GSI2' | 'GSI3') =>
+  (scope: ListScope, order: ListOrder, index: ListIndex) =>
   (id: number, passed: boolean): Partition =>
     indexPartition(index, `${scope}#${id}#QUIZSUBS#${order}`, quizResultPrefix(passed));
+/** The same lists with every result, on the list copies (`quizSubmissionListCopyKey`). */
+const quizSubmissionAllList =
+  (scope: ListScope, order: ListOrder, index: ListIndex) =>
+  (id: number): Partition =>
+    indexPartition(index, `${scope}#${id}#QUIZSUBS#ALL#${order}`);
+
+/** GSI1 (course copy): a course's submissions, every result, by submission time. */
+export const courseQuizSubmissionsAllByTime = quizSubmissionAllList('COURSE', 'TIME', 'GSI1');
+/** GSI2 (course copy): a course's submissions, every result, by score. */
+export const courseQuizSubmissionsAllByScore = quizSubmissionAllList('COURSE', 'SCORE', 'GSI2');
+/** GSI3 (course copy): a course's submissions, every result, by student name. */
+export const courseQuizSubmissionsAllByName = quizSubmissionAllList('COURSE', 'NAME', 'GSI3');
+/** GSI1 (lesson copy): one lesson's submissions, every result, by submission time. */
+export const lessonQuizSubmissionsAllByTime = quizSubmissionAllList('LESSON', 'TIME', 'GSI1');
+/** GSI2 (lesson copy): one lesson's submissions, every result, by score. */
+export const lessonQuizSubmissionsAllByScore = quizSubmissionAllList('LESSON', 'SCORE', 'GSI2');
+/** GSI3 (lesson copy): one lesson's submissions, every result, by student name. */
+export const lessonQuizSubmissionsAllByName = quizSubmissionAllList('LESSON', 'NAME', 'GSI3');
 
 /** GSI1 (attempt slot): a course's submissions with one result, by submission time. */
 export const courseQuizSubmissionsByTime = quizSubmissionList('COURSE', 'TIME', 'GSI1');
+/** GSI1 (attempt slot): every slot of a course, both results (operator paths: the list copies' backfill). */
+export const courseQuizSlots = (courseId: number): Partition =>
+  indexPartition('GSI1', `COURSE#${courseId}#QUIZSUBS#TIME`);
 /** GSI2 (attempt slot): a course's submissions with one result, by score. */
 export const courseQuizSubmissionsByScore = quizSubmissionList('COURSE', 'SCORE', 'GSI2');
 /** GSI3 (attempt slot): a course's submissions with one result, by the student's name. */

@@ -39,6 +39,8 @@ export const userSearchKey = (userId: number, field: 'name' | 'login' | 'email')
   pk: `USER#${userId}`,
   sk: `SEARCH#${field}`,
 });
+/** The field a search entry's sort key names (`userSearchKey`). */
+export const userSearchFieldOf = (sk: string): string => sk.slice('SEARCH#'.length);
 /** GSI3: every user's search entries, by lower-cased value: prefix search with `begins_with` on the sort key. */
 export const userSearchEntries = (valuePrefix?: string): Partition =>
   indexPartition('GSI3', 'USERSEARCH', valuePrefix === undefined ? undefined : valuePrefix.toLowerCase());

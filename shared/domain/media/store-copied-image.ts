@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { MediaObjectSource } from '../../vocabulary/media.ts';
 import { cleanFileName } from './create-upload.ts';
+import { imageTypeOf } from './image-signature.ts';
 import { invalidFileType } from './media-errors.ts';
 import type { MediaItem } from './media-item.ts';
 import { PUBLIC_SCOPE } from './media-scope.ts';
-import { isImage } from './process-image.ts';
 import { storeVerifiedFile } from './store-verified-file.ts';
-import { verifyFile } from './verify-file.ts';
+import { checkSize } from './verify-file.ts';
 
 export interface CopiedImage {
   /** Chosen by the caller, so a retry names the same item. */
@@ -37,8 +37,9 @@ const keyToken = (mediaId: number, bytes: Uint8Array): string =>
  * a bucket that cannot be written is 500 `upload_failed`.
  */
 export async function storeCopiedImage(image: CopiedImage): Promise<MediaItem> {
-  const type = await verifyFile(image.bytes, '');
-  if (!isImage(type)) throw invalidFileType(`A ${type} file is not a JPEG, PNG, GIF or WebP image.`);
+  checkSize(image.bytes.length);
+  const type = imageTypeOf(image.bytes);
+  if (type === undefined) throw invalidFileType('The file is not a JPEG, PNG, GIF or WebP image.');
   const stored = await storeVerifiedFile(
     image.mediaId,
     image.bytes,

@@ -4,3 +4,4 @@
  */
 export { type QuizStatistics, statisticsFor } from './quiz-statistics.ts';
 export type { QuizStats, QuizSubmission } from './quiz-submission-item.ts';
+export { type QuizListCopiesReport, upgradeQuizListCopies } from './upgrade-quiz-list-copies.ts';

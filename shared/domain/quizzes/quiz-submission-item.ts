@@ -1,10 +1,16 @@
 import * as v from 'valibot';
 import {
   courseQuizStatsKey,
+  courseQuizSubmissionsAllByName,
+  courseQuizSubmissionsAllByScore,
+  courseQuizSubmissionsAllByTime,
   courseQuizSubmissionsByName,
   courseQuizSubmissionsByScore,
   courseQuizSubmissionsByTime,
   lessonQuizStatsKey,
+  lessonQuizSubmissionsAllByName,
+  lessonQuizSubmissionsAllByScore,
+  lessonQuizSubmissionsAllByTime,
   lessonQuizSubmissionsByName,
   lessonQuizSubmissionsByScore,
   lessonQuizSubmissionsByTime,
@@ -14,6 +20,7 @@ import {
   quizResultPrefix,
   quizScoreSort,
   quizSubmissionKey,
+  quizSubmissionListCopyKey,
   quizTimeSort,
   studentLessonQuizStatsKey,
   studentQuizStatsKey,
@@ -62,9 +69,12 @@ export const QuizSubmissionSchema = v.object({
 });
 export type QuizSubmission = v.InferOutput<typeof QuizSubmissionSchema>;
 
-/** The three sort keys of a row: by time, by score, by name; each starts with the row's result. */
-function sorts(row: QuizSubmission) {
-  const prefix = quizResultPrefix(row.passed);
+/**
+ * The three sort keys of a row: by time, by score, by name; each starts with the row's result, or with nothing in
+ * the `status=all` partitions (`withResult` false).
+ */
+function sorts(row: QuizSubmission, withResult = true) {
+  const prefix = withResult ? quizResultPrefix(row.passed) : '';
   return {
     prefix,
     time: quizTimeSort(prefix, row.submitted_at, row.id),
@@ -100,13 +110,39 @@ export function storedQuizSubmissionPointer(row: QuizSubmission) {
 }
 
 /**
- * The key that orders a row in a list of the given order: its index sort key after the result prefix (so passed
- * and failed rows compare as the merged list shows them). In-memory sorting uses it to agree with the indexes.
+ * The two list copies (`quizSubmissionListCopyKey`) that list a row for `status=all`: in the course's three orders
+ * and in the lesson's, with the sort keys of the prefixed lists minus the result, so the one Query of `status=all`
+ * orders rows exactly as the merge of the passed and failed ranges would.
+ */
+export function storedQuizListCopies(row: QuizSubmission) {
+  const { time, score, name } = sorts(row, false);
+  return [
+    {
+      ...quizSubmissionListCopyKey(row.id, 'course'),
+      entity: 'quiz_submission_copy',
+      ...row,
+      ...indexEntry(courseQuizSubmissionsAllByTime(row.course_id), time),
+      ...indexEntry(courseQuizSubmissionsAllByScore(row.course_id), score),
+      ...indexEntry(courseQuizSubmissionsAllByName(row.course_id), name),
+    },
+    {
+      ...quizSubmissionListCopyKey(row.id, 'lesson'),
+      entity: 'quiz_submission_copy',
+      ...row,
+      ...indexEntry(lessonQuizSubmissionsAllByTime(row.lesson_id), time),
+      ...indexEntry(lessonQuizSubmissionsAllByScore(row.lesson_id), score),
+      ...indexEntry(lessonQuizSubmissionsAllByName(row.lesson_id), name),
+    },
+  ];
+}
+
+/**
+ * The key that orders a row in a list of the given order: its sort key in the `status=all` partitions (the
+ * prefixed lists' key after the result). In-memory sorting uses it to agree with the indexes.
  */
 export const rowOrderKey = (row: QuizSubmission, order: 'submitted_at' | 'score' | 'user_name'): string => {
-  const keys = sorts(row);
-  const key = order === 'score' ? keys.score : order === 'user_name' ? keys.name : keys.time;
-  return key.slice(keys.prefix.length);
+  const keys = sorts(row, false);
+  return order === 'score' ? keys.score : order === 'user_name' ? keys.name : keys.time;
 };
 
 const AnswerValueSchema = v.union([v.string(), v.array(v.string())]);

@@ -1,8 +1,14 @@
 import * as v from 'valibot';
 import {
+  courseQuizSubmissionsAllByName,
+  courseQuizSubmissionsAllByScore,
+  courseQuizSubmissionsAllByTime,
   courseQuizSubmissionsByName,
   courseQuizSubmissionsByScore,
   courseQuizSubmissionsByTime,
+  lessonQuizSubmissionsAllByName,
+  lessonQuizSubmissionsAllByScore,
+  lessonQuizSubmissionsAllByTime,
   lessonQuizSubmissionsByName,
   lessonQuizSubmissionsByScore,
   lessonQuizSubmissionsByTime,
@@ -14,7 +20,7 @@ import {
 } from '../../db/keys/courses.ts';
 import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
 import { IdTaken } from '../../db/ids.ts';
-import { queryMergedPage } from '../../db/merged-page.ts';
+import { queryPage } from '../../db/query-page.ts';
 import type { Partition } from '../../db/partition.ts';
 import { batchGetRawItems, getItem, queryAll, queryItems } from '../../db/reads.ts';
 import { putAction, type TransactAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
@@ -35,6 +41,7 @@ import {
   statsScopesOf,
   storedQuizAnswers,
   storedQuizAttempt,
+  storedQuizListCopies,
   storedQuizSubmissionPointer,
 } from './quiz-submission-item.ts';
 
@@ -106,8 +113,8 @@ export function sumQuizStats(items: readonly (Record<string, unknown> | undefine
 export type WriteOutcome = 'written' | 'slot_taken' | 'changed' | 'completion_changed';
 
 /**
- * Stores a new attempt: the slot (Put `attribute_not_exists`: the attempt number is taken once), its pointer and
- * answers, the four statistics scopes (the course-wide two on the shard of the submission's id: no course item is
+ * Stores a new attempt: the slot (Put `attribute_not_exists`: the attempt number is taken once), its pointer,
+ * answers and two list copies (`status=all`), the four statistics scopes (the course-wide two on the shard of the submission's id: no course item is
  * written per submission), and the lesson completion when the attempt passed and completes the lesson, all in one
  * transaction. Answers `slot_taken` when a concurrent
  * submission took the number, `completion_changed` when the student's progress changed since it was read; nothing is
@@ -122,6 +129,7 @@ export async function insertSubmission(
     putAction(storedQuizAttempt(row), { ifAbsent: true }),
     putAction(storedQuizSubmissionPointer(row), { ifAbsent: true }),
     putAction(storedQuizAnswers(row, answers), { ifAbsent: true }),
+    ...storedQuizListCopies(row).map((copy) => putAction(copy)),
     ...statsScopesOf(row).map((scope) => counterUpdate(statsItemOf(scope, row.id), statsContribution(row))),
     ...(completion ? [...completion.statsUpdates, completion.progressUpdate] : []),
   ];
@@ -135,7 +143,7 @@ export async function insertSubmission(
 
 /**
  * Stores a grading: the new row at its slot on the condition that the slot still has the revision the grader read
- * (so two graders cannot both apply their deltas), the pointer re-keyed with it, the answers item, the statistics
+ * (so two graders cannot both apply their deltas), the pointer and list copies re-keyed with it, the answers item, the statistics
  * moved by the difference, and a completion when the grading makes the attempt pass. `changed`: another grading
  * came first; `completion_changed`: the student's progress changed since it was read. Nothing is written then.
  */
@@ -155,6 +163,7 @@ export async function writeGrading(
     }),
     putAction(storedQuizSubmissionPointer(after)),
     putAction(storedQuizAnswers(after, answers)),
+    ...storedQuizListCopies(after).map((copy) => putAction(copy)),
     ...(deltas.isEmpty
       ? []
       : statsScopesOf(after).map((scope) => counterUpdate(statsItemOf(scope, after.id), deltas))),
@@ -168,6 +177,20 @@ export async function writeGrading(
 }
 
 // ---- The administrators' list -----------------------------------------------------------------------------
+
+/** The `status=all` partitions (the list copies, no result prefix): one Query whatever the mix of results. */
+const ALL_PARTITIONS: Record<'course' | 'lesson', Record<QuizResultOrder, (id: number) => Partition>> = {
+  course: {
+    submitted_at: courseQuizSubmissionsAllByTime,
+    score: courseQuizSubmissionsAllByScore,
+    user_name: courseQuizSubmissionsAllByName,
+  },
+  lesson: {
+    submitted_at: lessonQuizSubmissionsAllByTime,
+    score: lessonQuizSubmissionsAllByScore,
+    user_name: lessonQuizSubmissionsAllByName,
+  },
+};
 
 const PARTITIONS: Record<
   'course' | 'lesson',
@@ -199,17 +222,18 @@ export interface ResultsPageQuery {
 
 /**
  * One page of a course's (or one lesson's) submissions in the requested order: a key condition on the index
- * partition of that scope and order, `begins_with` the result for `passed`/`failed`, and the merge of both results
- * for `all`. Page 1 reads at most two Query pages whatever the number of submissions.
+ * partition of that scope and order: `begins_with` the result for `passed`/`failed` (the slot's and pointer's
+ * partitions), the list copies' partition for `all`. Page 1 reads one Query page whatever the number of submissions.
  */
 export async function queryResultsPage(query: ResultsPageQuery): Promise<QuizSubmission[]> {
-  const partitionOf =
-    query.lessonId === undefined
-      ? (passed: boolean) => PARTITIONS.course[query.orderby](query.courseId, passed)
-      : (passed: boolean) => PARTITIONS.lesson[query.orderby](query.lessonId as number, passed);
-  const results = query.status === 'passed' ? [true] : query.status === 'failed' ? [false] : [true, false];
-  const page = await queryMergedPage({
-    sources: results.map(partitionOf),
+  const scope = query.lessonId === undefined ? 'course' : 'lesson';
+  const scopeId = query.lessonId ?? query.courseId;
+  const partition =
+    query.status === 'all'
+      ? ALL_PARTITIONS[scope][query.orderby](scopeId)
+      : PARTITIONS[scope][query.orderby](scopeId, query.status === 'passed');
+  const page = await queryPage({
+    partition,
     schema: QuizSubmissionSchema,
     ascending: query.ascending,
     page: query.page,

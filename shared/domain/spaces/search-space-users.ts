@@ -1,18 +1,19 @@
-import { forbidden, notFound } from '../../errors/app-error.ts';
+import { createHash } from 'node:crypto';
+import { decodeCursor, encodeCursor } from '../../db/cursor.ts';
+import { forbidden, invalidParams, notFound } from '../../errors/app-error.ts';
 import { type Caller, canAddMember, hasListUsers, isCommunityModerator } from '../auth/index.ts';
-import { type UserItem, userIdsByNamePrefix } from '../users/index.ts';
-import { findMembershipsAndUsers } from './space-candidate-repository.ts';
-import { findSpaceWithMembership } from './space-repository.ts';
+import { type UserItem, type UserSearchEntry, userSearchWindow } from '../users/index.ts';
+import { findSpaceAndCandidates } from './space-candidate-repository.ts';
 
-/** The contract's limit: at most 100 candidates, one page. */
+/** The contract's limit: at most 100 candidates in all. */
 export const SPACE_USER_SEARCH_LIMIT = 100;
-/** Index entries read per Query page (each page costs one Query and one BatchGetItem of memberships). */
-const ENTRIES_PER_PAGE = 100;
 /**
- * Index entries read at most per search. Members are skipped as they are found, so a search whose matches are
- * mostly members of the space reads on until this bound and then answers the candidates found so far.
+ * Distinct users one request examines at most: enough for the 100 candidates of a full answer, and what one round
+ * of batches can check (two keys a user: 200 keys, plus the space and the caller's membership).
  */
-export const SPACE_USER_SEARCH_MAX_ENTRIES = 5_000;
+export const SPACE_USER_SEARCH_WINDOW = 100;
+/** Index entries one window's Query reads: a user has up to three (name, login, e-mail). */
+const WINDOW_ENTRIES = 3 * SPACE_USER_SEARCH_WINDOW;
 
 export interface SpaceUserCandidate {
   ID: number;
@@ -27,75 +28,162 @@ export interface SpaceUserSearch {
   readonly total: number;
   readonly page: number;
   readonly perPage: number;
+  /** Where the next page starts when the list goes on past what this request settled (`next_page_url`). */
+  readonly nextCursor: string | null;
+  /** The list goes on after this page, whatever `total` says of the pages known so far. */
+  readonly more: boolean;
 }
 
-const matches = (user: UserItem, prefix: string): boolean =>
-  [user.display_name, user.username, user.email].some((value) => value.toLowerCase().startsWith(prefix));
+const matches = (value: string, prefix: string | undefined): boolean =>
+  prefix === undefined || value.toLowerCase().startsWith(prefix);
+
+/**
+ * The entry a user is listed at: the smallest of their current fields (display name, login, e-mail, lower-cased)
+ * that match, the first such field on a tie. Each window lists a user only at that entry, so a user matching on
+ * several fields is listed once across windows without remembering who was listed, and an entry older than a
+ * rename lists nobody.
+ */
+function listedAt(user: UserItem, prefix: string | undefined): { field: string; value: string } | undefined {
+  const fields = [
+    { field: 'name', value: user.display_name.toLowerCase() },
+    { field: 'login', value: user.username.toLowerCase() },
+    { field: 'email', value: user.email.toLowerCase() },
+  ].filter(({ value }) => matches(value, prefix));
+  return fields.reduce<{ field: string; value: string } | undefined>(
+    (least, candidate) => (least === undefined || candidate.value < least.value ? candidate : least),
+    undefined,
+  );
+}
+
+/** What a cursor of this search carries: the index position to resume after, and how many were listed before. */
+interface Resume {
+  readonly after: Record<string, string>;
+  readonly listed: number;
+}
+
+const fingerprintOf = (spaceId: number, prefix: string | undefined, perPage: number): string =>
+  createHash('sha256')
+    .update(JSON.stringify(['space-user-search', spaceId, prefix ?? null, perPage]))
+    .digest('base64url')
+    .slice(0, 16);
+
+async function resumeOf(
+  cursor: string | undefined,
+  fingerprint: string,
+  page: number,
+): Promise<Resume | undefined> {
+  if (cursor === undefined) return undefined;
+  const decoded = await decodeCursor(cursor);
+  if (!decoded) throw invalidParams({ cursor: 'is not a cursor from next_page_url' });
+  if (Array.isArray(decoded.lastKey) || decoded.query !== fingerprint || decoded.page !== page)
+    return undefined;
+  return { after: decoded.lastKey, listed: decoded.listed ?? 0 };
+}
 
 /**
  * `GET /spaces/users/search`: active host users who are not members of the space (no membership in any status), whose
  * display name, login or e-mail starts with `search` (case-insensitive), at most 100, in the order of the matched
- * value. Served by the user search index page by page; each page's distinct users are checked against the space
- * with one BatchGetItem of their membership items (never the space's member list), and read with one more (the
- * entry may be older than a rename: the user's current fields decide).
+ * value.
  *
- * The permission is decided before the space is looked up, so a caller who may not add members learns nothing
- * about which spaces exist (403 whatever the id); a caller who may (global admins) gets 404 for an unknown space.
+ * One request reads one window of the user search index (one Query) and checks its first 100 distinct users against
+ * the space with their membership and user items, in BatchGetItems side by side with the space and the caller's
+ * membership (the permission): 2 rounds and at most 4 reads whatever the index or the space holds, never the space's
+ * member list. A user's current fields decide (an entry may be older than a rename). When the window settles the
+ * list (the index ends in it, or 100 candidates are found) `total` is exact and pages are slices of it, as a
+ * length-aware paginator promises. When it does not (members of the space or inactive accounts fill the window),
+ * the page answers what the window found and `next_page_url` carries a cursor that resumes the index where this page
+ * ended; `total` then counts the candidates listed so far, and `more` tells the paginator to offer the next page.
+ *
+ * The permission is decided before the space's existence, so a caller who may not add members learns nothing about
+ * which spaces exist (403 whatever the id); a caller who may (global admins) gets 404 for an unknown space.
  */
 export async function searchSpaceUsers(
   caller: Caller,
-  query: { space_id: number; search?: string | undefined; page?: number; per_page?: number },
+  query: {
+    space_id: number;
+    search?: string | undefined;
+    page?: number;
+    per_page?: number;
+    cursor?: string | undefined;
+  },
 ): Promise<SpaceUserSearch> {
   const prefix = query.search?.trim().toLowerCase() || undefined;
-  // The space check and the first index page are independent: one round for both (a refused caller costs a page).
-  const pages = userIdsByNamePrefix(prefix, ENTRIES_PER_PAGE)[Symbol.asyncIterator]();
-  const [{ space, membership }, first] = await Promise.all([
-    findSpaceWithMembership(query.space_id, caller.id),
-    pages.next(),
-  ]);
+  const page = query.page ?? 1;
+  const perPage = query.per_page ?? SPACE_USER_SEARCH_LIMIT;
+  const fingerprint = fingerprintOf(query.space_id, prefix, perPage);
+  const resume = await resumeOf(query.cursor, fingerprint, page);
+
+  const window = await userSearchWindow(prefix, WINDOW_ENTRIES, resume?.after);
+  const { entries, next } = firstUsersOf(window.entries, window.next);
+  const { space, membership, memberships, users } = await findSpaceAndCandidates(
+    query.space_id,
+    caller.id,
+    entries.map((entry) => entry.userId),
+  );
   if (!canAddMember(caller, membership)) {
     throw forbidden('Sorry, you are not allowed to add members to this space.');
   }
   if (!space) throw notFound('not_found', 'No space has this id.');
 
   const showEmail = isCommunityModerator(caller) && hasListUsers(caller);
-  const seen = new Set<number>();
-  const found: SpaceUserCandidate[] = [];
-  let entriesRead = 0;
-  for (let page = first; !page.done; page = await pages.next()) {
-    const userIds = page.value;
-    entriesRead += userIds.length;
-    // A user matching on several fields has several entries, on one page or across pages: keep the first.
-    const fresh: number[] = [];
-    for (const id of userIds) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      fresh.push(id);
-    }
-    // Memberships and user items in one BatchGetItem (per 50 users): members' items are read for nothing, in
-    // exchange for a call and a round.
-    const { memberships, users } = await findMembershipsAndUsers(space.id, fresh);
-    const outsiders = fresh.filter((id) => !memberships.has(id));
-    for (const id of outsiders) {
-      const user = users.get(id);
-      // A suspended or banned account is no candidate (nobody can act with it); the user item decides.
-      if (user?.status !== 'active' || (prefix !== undefined && !matches(user, prefix))) continue;
-      found.push({
+  const listedBefore = resume?.listed ?? 0;
+  const room = Math.max(0, SPACE_USER_SEARCH_LIMIT - listedBefore);
+  const found: { candidate: SpaceUserCandidate; entry: UserSearchEntry }[] = [];
+  for (const entry of entries) {
+    if (found.length === room) break;
+    const user = users.get(entry.userId);
+    // A suspended or banned account is no candidate (nobody can act with it); the user item decides.
+    if (!user || memberships.has(entry.userId) || user.status !== 'active') continue;
+    const at = listedAt(user, prefix);
+    if (at?.field !== entry.field || at.value !== entry.value) continue;
+    found.push({
+      entry,
+      candidate: {
         ID: user.id,
         display_name: user.display_name,
         photo: user.avatar,
         user_email: showEmail ? user.email : null,
-      });
-      if (found.length === SPACE_USER_SEARCH_LIMIT) break;
-    }
-    if (found.length === SPACE_USER_SEARCH_LIMIT || entriesRead >= SPACE_USER_SEARCH_MAX_ENTRIES) {
-      await pages.return?.(undefined);
-      break;
-    }
+      },
+    });
   }
-  // The candidates are at most 100 whatever the page, so `total` is exact and a page is a slice of them.
-  const page = query.page ?? 1;
-  const perPage = query.per_page ?? SPACE_USER_SEARCH_LIMIT;
-  const items = found.slice((page - 1) * perPage, page * perPage);
-  return { items, total: found.length, page, perPage };
+  const settled = found.length === room || next === undefined;
+
+  // A resumed page starts at the window; a first request pages the window's candidates by number.
+  const skip = resume ? 0 : (page - 1) * perPage;
+  const shown = found.slice(skip, skip + perPage);
+  const last = shown.at(-1);
+  const beyondPage = found.length > skip + perPage;
+  const more = !settled || (resume !== undefined && beyondPage);
+  const after = beyondPage && last ? last.entry.position : next;
+  const nextCursor =
+    (more || beyondPage) && after
+      ? await encodeCursor({
+          lastKey: after,
+          page: page + 1,
+          query: fingerprint,
+          listed: listedBefore + Math.min(found.length, skip + shown.length),
+        })
+      : null;
+  const total = resume ? listedBefore + found.length : found.length;
+  return { items: shown.map(({ candidate }) => candidate), total, page, perPage, nextCursor, more };
+}
+
+/**
+ * The window's entries up to its 100th distinct user (the first entry of a 101st ends it), and where the index goes
+ * on after them: the last kept entry when the window was cut, else where the Query stopped.
+ */
+function firstUsersOf(
+  entries: readonly UserSearchEntry[],
+  next: Record<string, string> | undefined,
+): { entries: UserSearchEntry[]; next: Record<string, string> | undefined } {
+  const users = new Set<number>();
+  const kept: UserSearchEntry[] = [];
+  for (const entry of entries) {
+    if (!users.has(entry.userId) && users.size === SPACE_USER_SEARCH_WINDOW) {
+      return { entries: kept, next: kept.at(-1)?.position };
+    }
+    users.add(entry.userId);
+    kept.push(entry);
+  }
+  return { entries: kept, next };
 }

@@ -21,7 +21,8 @@ export {
   findUserIdByUsername,
   findUsersByIds,
   userIdByUsernameRead,
-  userIdsByNamePrefix,
+  type UserSearchEntry,
+  userSearchWindow,
   userRead,
   usersByIdsRead,
 } from './user-lookups.ts';

@@ -2,11 +2,12 @@ import {
   emailGuardKey,
   userKey,
   userSearchEntries,
+  userSearchFieldOf,
   userSearchKey,
   usernameGuardKey,
 } from '../../db/keys/users.ts';
 import { itemRead, itemsRead, mapRead } from '../../db/read-together.ts';
-import { batchGetItems, getItem, queryAll } from '../../db/reads.ts';
+import { batchGetItems, getItem, queryAll, queryWindow } from '../../db/reads.ts';
 import * as v from 'valibot';
 import { GuardItemSchema, type UserItem, UserItemSchema } from './user-item.ts';
 
@@ -87,21 +88,42 @@ export async function findUsersByIds(userIds: readonly number[]): Promise<Map<nu
   return new Map(users.map((user) => [user.id, user]));
 }
 
-const SearchEntrySchema = v.object({ user_id: v.pipe(v.number(), v.integer()) });
+const WindowEntrySchema = v.object({
+  sk: v.string(),
+  user_id: v.pipe(v.number(), v.integer()),
+  gsi3sk: v.string(),
+});
+
+/** A user search index entry as a window reads it: whose it is, the lower-cased value, where to resume after it. */
+export interface UserSearchEntry {
+  readonly userId: number;
+  /** The field the entry lists: `name` (display name), `login` or `email`. */
+  readonly field: string;
+  readonly value: string;
+  readonly position: Record<string, string>;
+}
 
 /**
- * The user search index (GSI3 `USERSEARCH`, one entry per display name, login and e-mail, sorted by lower-cased
- * value): the user ids of the entries whose value starts with `prefix` (every entry without one), in value order,
- * one Query page of at most `pageSize` entries per yield. A user matching on several fields appears once per
- * field. The caller stops iterating when it has enough, so a search reads only the pages it uses.
+ * One window of the user search index: at most `limit` entries whose value starts with `prefix` (every entry
+ * without one), in value order, from `after` (a position an earlier window handed out) on; `next` is where the
+ * index goes on, undefined at its end. One Query whatever the index holds.
  */
-export async function* userIdsByNamePrefix(
+export async function userSearchWindow(
   prefix: string | undefined,
-  pageSize: number,
-): AsyncGenerator<number[]> {
-  for await (const page of queryAll(userSearchEntries(prefix), SearchEntrySchema, { pageSize })) {
-    yield page.map((entry) => entry.user_id);
-  }
+  limit: number,
+  after?: Record<string, string>,
+): Promise<{ entries: UserSearchEntry[]; next: Record<string, string> | undefined }> {
+  const { items, next } = await queryWindow(userSearchEntries(prefix), WindowEntrySchema, { limit, after });
+  return {
+    entries: items.map(({ item, position }) => ({
+      userId: item.user_id,
+      field: userSearchFieldOf(item.sk),
+      // The sort key is `<lower-cased value>#<padded id>` (userSearchSort); the value may itself hold a `#`.
+      value: item.gsi3sk.slice(0, item.gsi3sk.lastIndexOf('#')),
+      position,
+    })),
+    next,
+  };
 }
 
 const LoginEntrySchema = v.object({ sk: v.string(), user_id: v.pipe(v.number(), v.integer()) });
