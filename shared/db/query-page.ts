@@ -120,16 +120,7 @@ export async function queryPage<T>(query: PageQuery<T>): Promise<PageResult<T>> 
     lastKey = result.LastEvaluatedKey;
   } while (lastKey && items.length < query.perPage);
 
-  return {
-    items,
-    nextCursor: lastKey
-      ? await encodeCursor({
-          lastKey: lastKey as Record<string, string>,
-          page: query.page + 1,
-          query: fingerprint,
-        })
-      : null,
-  };
+  return { items, nextCursor: await nextPageCursor(lastKey, query.page, fingerprint) };
 }
 
 /** Page N near the start: the items before it and its own in one Query (more only past 1 MB), the first dropped. */
@@ -151,14 +142,19 @@ async function readThrough<T>(
   } while (lastKey && raw.length < wanted);
   return {
     items: raw.slice(offset).map((item) => parseItem(query.schema, item)),
-    nextCursor: lastKey
-      ? await encodeCursor({
-          lastKey: lastKey as Record<string, string>,
-          page: query.page + 1,
-          query: fingerprint,
-        })
-      : null,
+    nextCursor: await nextPageCursor(lastKey, query.page, fingerprint),
   };
+}
+
+/** The cursor to the page after `page` where the read stopped, or null when the list ended. */
+async function nextPageCursor(
+  lastKey: Record<string, unknown> | undefined,
+  page: number,
+  fingerprint: string,
+): Promise<string | null> {
+  return lastKey
+    ? encodeCursor({ lastKey: lastKey as Record<string, string>, page: page + 1, query: fingerprint })
+    : null;
 }
 
 /** Identifies a query by everything that selects, orders and sizes its pages (not the page number). */
