@@ -21,6 +21,33 @@ export interface CatalogueFunctionContext {
   readonly live?: LiveConnectionsAccess;
 }
 
+/** What a stack of catalogue functions is given (the routes stacks, the workers stack). */
+export interface CatalogueFunctionsProps {
+  readonly config: StageConfig;
+  readonly resources: GrantableResources;
+  /** The live API's connections (api-stack.ts), for the functions with the grant `live`. */
+  readonly live?: LiveConnectionsAccess;
+  /**
+   * Bundle functions with esbuild (`false`: inline stubs, for template-only synths).
+   * @default true
+   */
+  readonly bundle?: boolean;
+  /** Whose native binaries the assets carry (`'host'`: the local bundled mode's synth). */
+  readonly nativeTarget?: NativeTarget;
+  /** `PUBLIC_BASE_URL` of the functions (the API stack's); workers build no links. */
+  readonly publicBaseUrl?: string;
+}
+
+/** The context each function of such a stack is built in. */
+export const catalogueFunctionContext = (props: CatalogueFunctionsProps): CatalogueFunctionContext => ({
+  config: props.config,
+  resources: props.resources,
+  bundle: props.bundle ?? true,
+  nativeTarget: props.nativeTarget,
+  ...(props.publicBaseUrl === undefined ? {} : { publicBaseUrl: props.publicBaseUrl }),
+  ...(props.live ? { live: props.live } : {}),
+});
+
 /** One function from a catalogue-derived spec: the common environment, then exactly the spec's grants. */
 export function catalogueFunction(
   scope: Construct,

@@ -11,6 +11,7 @@ import type { Construct } from 'constructs';
 import type { NativeModule } from '../../shared/catalogue/index.ts';
 import { BUNDLE } from '../bundle-options.ts';
 import { type NativeTarget, nativeModuleHooks } from './native-modules.ts';
+import { entryFilePath } from '../generated-entries.ts';
 
 /** The repository root: entries in the catalogue are relative to it, and esbuild resolves from it. */
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -83,7 +84,7 @@ export function bundledFunction(
   ];
   return new NodejsFunction(scope, id, {
     ...common,
-    entry: path.join(PROJECT_ROOT, code.entry),
+    entry: entryFilePath(code.entry),
     handler: 'handler',
     projectRoot: PROJECT_ROOT,
     depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),

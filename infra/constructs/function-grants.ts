@@ -60,6 +60,11 @@ export interface GrantableResources {
 }
 
 /** Grants the resources a catalogue entry names, and nothing else. */
+/** Allows these actions on these resources to the function's role; `sid` names the statement in the policy. */
+function allow(target: GrantTarget, sid: string | undefined, actions: string[], resources: string[]): void {
+  target.role.addToPrincipalPolicy(new iam.PolicyStatement({ ...(sid ? { sid } : {}), actions, resources }));
+}
+
 export function bindGrants(target: GrantTarget, grants: Grants, resources: GrantableResources): void {
   if (grants.table) bindTable(target, resources.table, grants.table);
   if (grants.bucket) bindBucket(target, resources.bucket, grants.bucket, resources.mediaPublicBaseUrl);
@@ -85,13 +90,7 @@ export function bindGrants(target: GrantTarget, grants: Grants, resources: Grant
  * that API's stage's `@connections` only, and the management endpoint in `LIVE_CONNECTIONS_ENDPOINT`.
  */
 export function bindLiveConnections(target: GrantTarget, live: LiveConnectionsAccess): void {
-  target.role.addToPrincipalPolicy(
-    new iam.PolicyStatement({
-      sid: 'ManageLiveConnections',
-      actions: ['execute-api:ManageConnections'],
-      resources: [live.connectionsArn],
-    }),
-  );
+  allow(target, 'ManageLiveConnections', ['execute-api:ManageConnections'], [live.connectionsArn]);
   setEnv(target, 'LIVE_CONNECTIONS_ENDPOINT', live.endpoint);
   acknowledgePattern(target.role, {
     pattern: /^AwsSolutions-IAM5\[Resource::.*\/live\/\*\/@connections\/\*\]$/,
@@ -106,20 +105,8 @@ export function bindLiveConnections(target: GrantTarget, live: LiveConnectionsAc
  */
 function bindSourceUploads(target: GrantTarget, bucketName: string): void {
   const bucketArn = `arn:${Aws.PARTITION}:s3:::${bucketName}`;
-  target.role.addToPrincipalPolicy(
-    new iam.PolicyStatement({
-      sid: 'ListSourceUploads',
-      actions: ['s3:ListBucket'],
-      resources: [bucketArn],
-    }),
-  );
-  target.role.addToPrincipalPolicy(
-    new iam.PolicyStatement({
-      sid: 'ReadSourceUploads',
-      actions: ['s3:GetObject'],
-      resources: [`${bucketArn}/*`],
-    }),
-  );
+  allow(target, 'ListSourceUploads', ['s3:ListBucket'], [bucketArn]);
+  allow(target, 'ReadSourceUploads', ['s3:GetObject'], [`${bucketArn}/*`]);
   acknowledge(
     target.role,
     `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${bucketName}/*]`,
@@ -162,20 +149,9 @@ function bindBucket(target: GrantTarget, bucket: IBucket, access: BucketAccess, 
     ['DeleteMedia', 's3:DeleteObject', access.delete],
   ];
   for (const [sid, action, prefixes] of statements) {
-    if (!prefixes?.length) continue;
-    target.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ sid, actions: [action], resources: objects(prefixes) }),
-    );
+    if (prefixes?.length) allow(target, sid, [action], objects(prefixes));
   }
-  if (access.read?.length) {
-    target.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        sid: 'ListMedia',
-        actions: ['s3:ListBucket'],
-        resources: [bucket.bucketArn],
-      }),
-    );
-  }
+  if (access.read?.length) allow(target, 'ListMedia', ['s3:ListBucket'], [bucket.bucketArn]);
   setEnv(target, 'MEDIA_BUCKET', bucket.bucketName);
   setEnv(target, 'MEDIA_PUBLIC_BASE_URL', publicBaseUrl);
   acknowledgePattern(target.role, {
@@ -195,9 +171,7 @@ function bindQueues(target: GrantTarget, queues: readonly (readonly [string, IQu
 
 /** Sending mail through SES as the stage's identity, and as nothing else. */
 function bindMailer(target: GrantTarget, identityArn: string): void {
-  target.role.addToPrincipalPolicy(
-    new iam.PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [identityArn] }),
-  );
+  allow(target, undefined, ['ses:SendEmail', 'ses:SendRawEmail'], [identityArn]);
 }
 
 /** Reading these secrets only; sets each secret's `*_SECRET_ID` variable. */

@@ -14,12 +14,13 @@
  * a promise), and every function shares this process's memory and module cache of shared code.
  */
 import { randomUUID } from 'node:crypto';
-import { dirname, isAbsolute, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
 import type { Context } from 'aws-lambda';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_SECONDS } from '../../shared/catalogue/index.ts';
 import type { FunctionSpec } from '../function-specs.ts';
+import { entryFilePath } from '../generated-entries.ts';
 
 /** What the runtime needs of a function: the catalogue's id, entry, memory and timeout. */
 export type LocalFunction = Pick<FunctionSpec, 'id' | 'entry' | 'memoryMb' | 'timeoutSeconds'>;
@@ -48,7 +49,6 @@ const ACCOUNT = '000000000000';
  * The local gateway has no concurrency cap, so the value only documents "many at once".
  */
 const LOCAL_MAX_CONCURRENCY = '64';
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 let ready: Promise<InvokeStoreBase> | undefined;
 
@@ -136,7 +136,7 @@ const modules = new Map<string, Promise<Record<string, unknown>>>();
 
 /** Imports an entry once per process and answers its exported `handler`. */
 async function loadHandler<E, R>(entry: string): Promise<LambdaHandler<E, R>> {
-  const path = isAbsolute(entry) ? entry : resolve(repoRoot, entry);
+  const path = isAbsolute(entry) ? entry : entryFilePath(entry);
   let loaded = modules.get(path);
   if (!loaded) {
     loaded = import(pathToFileURL(path).href) as Promise<Record<string, unknown>>;

@@ -21,6 +21,7 @@ import { build, type Metafile } from 'esbuild';
 import { esbuildOptions } from '../bundle-options.ts';
 import { PROJECT_ROOT } from '../constructs/api-function.ts';
 import { allFunctionSpecs } from '../function-specs.ts';
+import { entryFilePath } from '../generated-entries.ts';
 import { installedBytes, packageOf, runTimeImports } from './run-time-modules.ts';
 
 const RUNS = Number(process.env.REPORT_RUNS ?? 5);
@@ -245,7 +246,7 @@ async function main(): Promise<void> {
     const functions: Measured[] = [];
     const missing: string[] = [];
     for (const spec of allFunctionSpecs()) {
-      const entry = path.join(PROJECT_ROOT, spec.entry);
+      const entry = entryFilePath(spec.entry);
       if (!existsSync(entry)) {
         missing.push(`${spec.id} (${spec.entry})`);
         continue;

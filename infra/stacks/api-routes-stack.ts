@@ -3,16 +3,16 @@ import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Construct } from 'constructs';
 import { API_BASE_PATH, type RouteEntry } from '../../shared/catalogue/index.ts';
-import type { StageConfig } from '../config.ts';
-import type { ApiFunction, GrantableResources, LiveConnectionsAccess } from '../constructs/api-function.ts';
-import { catalogueFunction } from '../constructs/catalogue-function.ts';
-import type { NativeTarget } from '../constructs/native-modules.ts';
+import type { ApiFunction, LiveConnectionsAccess } from '../constructs/api-function.ts';
+import {
+  type CatalogueFunctionsProps,
+  catalogueFunction,
+  catalogueFunctionContext,
+} from '../constructs/catalogue-function.ts';
 import { routeSpec } from '../function-specs.ts';
 import { acknowledge } from '../nag.ts';
 
-export interface ApiRoutesStackProps extends StackProps {
-  readonly config: StageConfig;
-  readonly resources: GrantableResources;
+export interface ApiRoutesStackProps extends StackProps, CatalogueFunctionsProps {
   /** The one HTTP API (api-stack.ts) these routes are added to. */
   readonly api: apigw.IHttpApi;
   /** Bound by every route that is not public. */
@@ -23,13 +23,6 @@ export interface ApiRoutesStackProps extends StackProps {
   readonly live: LiveConnectionsAccess;
   /** One catalogue domain's routes. */
   readonly routes: readonly RouteEntry[];
-  /**
-   * Bundle functions with esbuild (`false`: inline stubs, for template-only synths).
-   * @default true
-   */
-  readonly bundle?: boolean;
-  /** Whose native binaries the assets carry (`'host'`: the local bundled mode's synth). */
-  readonly nativeTarget?: NativeTarget;
 }
 
 const METHODS: Record<RouteEntry['method'], apigw.HttpMethod> = {
@@ -51,14 +44,7 @@ export class ApiRoutesStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ApiRoutesStackProps) {
     super(scope, id, props);
-    const context = {
-      config: props.config,
-      resources: props.resources,
-      bundle: props.bundle ?? true,
-      nativeTarget: props.nativeTarget,
-      publicBaseUrl: props.publicBaseUrl,
-      live: props.live,
-    };
+    const context = catalogueFunctionContext(props);
     const routeFunctions = new Map<string, ApiFunction>();
     for (const route of props.routes) {
       const fn = catalogueFunction(this, routeSpec(route), context);

@@ -52,35 +52,38 @@ export class MonitoringStack extends Stack {
       }).addAlarmAction(action);
     };
 
+    // A queue's alarm: its highest value of an SQS metric over a period above the threshold.
+    const queueAlarm = (alarmId: string, metricName: string, queue: string, threshold: number) =>
+      alarm(alarmId, {
+        metric: new cloudwatch.Metric({
+          namespace: 'AWS/SQS',
+          metricName,
+          dimensionsMap: { QueueName: queue },
+          statistic: cloudwatch.Stats.MAXIMUM,
+          period: PERIOD,
+        }),
+        threshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+      });
+
     const queues: readonly QueueEntry[] = props.queues ?? QUEUES;
     for (const queue of queues) {
       // Any message in a DLQ is a failure nobody has looked at yet.
-      alarm(`${queue.name}DeadLetters`, {
-        metric: new cloudwatch.Metric({
-          namespace: 'AWS/SQS',
-          metricName: 'ApproximateNumberOfMessagesVisible',
-          dimensionsMap: { QueueName: deadLetterQueueName(config.stage, queue.name) },
-          statistic: cloudwatch.Stats.MAXIMUM,
-          period: PERIOD,
-        }),
-        threshold: 0,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-      });
+      queueAlarm(
+        `${queue.name}DeadLetters`,
+        'ApproximateNumberOfMessagesVisible',
+        deadLetterQueueName(config.stage, queue.name),
+        0,
+      );
       // A work queue that stops draining (a stuck consumer, a throttled worker) shows first as an old message,
       // long before its 14 days of retention run out.
-      alarm(`${queue.name}OldestMessageAge`, {
-        metric: new cloudwatch.Metric({
-          namespace: 'AWS/SQS',
-          metricName: 'ApproximateAgeOfOldestMessage',
-          dimensionsMap: { QueueName: queueName(config.stage, queue.name) },
-          statistic: cloudwatch.Stats.MAXIMUM,
-          period: PERIOD,
-        }),
-        threshold: queue.oldestMessageAlarmSeconds ?? DEFAULT_OLDEST_MESSAGE_ALARM_SECONDS,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-      });
+      queueAlarm(
+        `${queue.name}OldestMessageAge`,
+        'ApproximateAgeOfOldestMessage',
+        queueName(config.stage, queue.name),
+        queue.oldestMessageAlarmSeconds ?? DEFAULT_OLDEST_MESSAGE_ALARM_SECONDS,
+      );
     }
 
     const apiMetric = (metricName: string) =>

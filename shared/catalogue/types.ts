@@ -72,7 +72,8 @@ export interface RouteEntryOf<Q extends string, S extends string> {
   readonly access: AccessLevel;
   /**
    * Entry file, relative to the repository root. Never written in a catalogue line (`RouteLineOf`): the catalogue
-   * derives it from the route's domain and operation id (routes/entry-file.ts).
+   * derives it from the route's domain and operation id (routes/entry-file.ts), under `.generated/` when the line
+   * says `entry: 'generated'` (infra/generated-entries.ts writes it at build time).
    */
   readonly entry: string;
   readonly grants: GrantsOf<Q, S>;
@@ -94,8 +95,14 @@ export interface RouteEntryOf<Q extends string, S extends string> {
   readonly bundleFiles?: readonly string[];
 }
 
-/** A line of a domain's route list: a route without its entry file, which follows from the operation id. */
-export type RouteLineOf<Q extends string, S extends string> = Omit<RouteEntryOf<Q, S>, 'entry'>;
+/**
+ * A line of a domain's route list: a route without its entry file, which follows from the operation id. With
+ * `entry: 'generated'` no entry file is written by hand: the build writes one that hands the contract's input to
+ * the use case of the same name (infra/generated-entries.ts).
+ */
+export type RouteLineOf<Q extends string, S extends string> = Omit<RouteEntryOf<Q, S>, 'entry'> & {
+  readonly entry?: 'generated';
+};
 
 /** Run-time packages a function may ship (sharp's native parts prebuilt for linux-arm64 by its publisher). */
 export type NativeModule = 'sharp' | 'mysql2';

@@ -4,7 +4,7 @@ import { paginatorB } from './envelopes.ts';
 import { commentSchema, positiveInteger, text } from './feed-schemas.ts';
 import { cursorQuery, idParam, integer, pageQuery, perPageQuery, sqlDateTime } from './fields.ts';
 import { named } from './openapi-metadata.ts';
-import { defineOperation } from './operation.ts';
+import { defineOperation, errorOutcome, missingParam } from './operation.ts';
 import { hostUserSummarySchema } from './members.ts';
 import { spaceCoreEntries, spaceLinkSchema } from './space-fields.ts';
 
@@ -15,33 +15,32 @@ import { spaceCoreEntries, spaceLinkSchema } from './space-fields.ts';
 const ADMIN_TAGS = ['Course administration'];
 const LESSON_TAGS = ['Lessons'];
 
-const INVALID = {
-  status: 400,
-  code: 'rest_invalid_param',
-  description: 'A parameter is malformed or out of range; `data.params` names it.',
-} as const;
-const COURSE_NOT_FOUND = {
-  status: 404,
-  code: 'not_found',
-  description: 'No course has this id (a space that is not a course counts as none).',
-} as const;
-const LESSON_NOT_FOUND = {
-  status: 404,
-  code: 'not_found',
-  description: 'No course has this id, or the lesson is not a published lesson of this course.',
-} as const;
-const NOT_COURSE_ADMIN = {
-  status: 403,
-  code: 'rest_forbidden',
-  description:
-    'The caller is not an admin of this course (space role `admin` in the course) and holds no role that acts as ' +
+const INVALID = errorOutcome(
+  400,
+  'rest_invalid_param',
+  'A parameter is malformed or out of range; `data.params` names it.',
+);
+const COURSE_NOT_FOUND = errorOutcome(
+  404,
+  'not_found',
+  'No course has this id (a space that is not a course counts as none).',
+);
+const LESSON_NOT_FOUND = errorOutcome(
+  404,
+  'not_found',
+  'No course has this id, or the lesson is not a published lesson of this course.',
+);
+const NOT_COURSE_ADMIN = errorOutcome(
+  403,
+  'rest_forbidden',
+  'The caller is not an admin of this course (space role `admin` in the course) and holds no role that acts as ' +
     'one everywhere (host `manage_options`, community admin, the global `course_admin` role).',
-} as const;
-const NOT_PARTICIPANT = {
-  status: 403,
-  code: 'rest_forbidden',
-  description: 'The caller is neither an enrolled student nor an admin of this course.',
-} as const;
+);
+const NOT_PARTICIPANT = errorOutcome(
+  403,
+  'rest_forbidden',
+  'The caller is neither an enrolled student nor an admin of this course.',
+);
 
 const courseParams = v.object({ course_id: idParam() });
 const lessonParams = v.object({ course_id: idParam(), lesson_id: idParam() });
@@ -164,7 +163,7 @@ export const setLessonCompletion = defineOperation({
   }),
   errors: [
     INVALID,
-    { status: 400, code: 'rest_missing_callback_param', description: '`state` is missing.' },
+    missingParam('state'),
     {
       status: 400,
       code: 'lesson_locked',
@@ -216,7 +215,7 @@ export const createLessonComment = defineOperation({
   successStatus: 201,
   errors: [
     INVALID,
-    { status: 400, code: 'rest_missing_callback_param', description: '`message` is missing.' },
+    missingParam('message'),
     {
       status: 403,
       code: 'rest_forbidden',

@@ -3,7 +3,7 @@ import { COMMENT_MESSAGE_MAX_LENGTH, REACTION_TYPES } from '../vocabulary/feeds.
 import { paginatorB } from './envelopes.ts';
 import { cursorQuery, integer, pageQuery, perPageQuery } from './fields.ts';
 import { memberSummarySchema } from './members.ts';
-import { defineOperation } from './operation.ts';
+import { defineOperation, missingParam } from './operation.ts';
 import {
   TAGS,
   INVALID,
@@ -45,11 +45,7 @@ export const createFeedComment = defineOperation({
   }),
   response: v.object({ message: v.string(), comment: commentSchema }),
   successStatus: 201,
-  errors: [
-    INVALID,
-    { status: 400, code: 'rest_missing_callback_param', description: '`message` is missing.' },
-    FEED_NOT_FOUND,
-  ],
+  errors: [INVALID, missingParam('message'), FEED_NOT_FOUND],
 });
 
 export const reactToFeed = defineOperation({
@@ -68,11 +64,7 @@ export const reactToFeed = defineOperation({
     message: v.string(),
     data: v.object({ liked: v.boolean(), reactions_count: integer() }),
   }),
-  errors: [
-    INVALID,
-    { status: 400, code: 'rest_missing_callback_param', description: '`react_type` is missing.' },
-    FEED_NOT_FOUND,
-  ],
+  errors: [INVALID, missingParam('react_type'), FEED_NOT_FOUND],
 });
 
 export const listFeedReactions = defineOperation({

@@ -10,33 +10,32 @@ import {
   URL_MAX_LENGTH,
 } from '../vocabulary/feeds.ts';
 import { idParam, integer, isoDateTime } from './fields.ts';
+import { errorOutcome } from './operation.ts';
 
 export const TAGS = ['Feeds'];
 
-export const INVALID = {
-  status: 400,
-  code: 'rest_invalid_param',
-  description: 'A parameter is malformed, out of range or unknown; `data.params` names it.',
-} as const;
-export const TOPICS_INVALID = {
-  status: 400,
-  code: 'rest_invalid_param',
-  description:
-    'A topic rule is broken (`data.params.topics`): topics given while disabled, an unknown or inactive topic, ' +
+export const INVALID = errorOutcome(
+  400,
+  'rest_invalid_param',
+  'A parameter is malformed, out of range or unknown; `data.params` names it.',
+);
+export const TOPICS_INVALID = errorOutcome(
+  400,
+  'rest_invalid_param',
+  'A topic rule is broken (`data.params.topics`): topics given while disabled, an unknown or inactive topic, ' +
     'more than one topic when `allow_multiple` is false, more than `max_topics_per_post`, none when ' +
     '`required_for_posts` or the space’s `topic_required` demands one, or a topic deleted meanwhile.',
-} as const;
-export const FEED_NOT_FOUND = {
-  status: 404,
-  code: 'not_found',
-  description:
-    'No feed has this id, or the caller may not see it (a private or secret space, or unpublished).',
-} as const;
-export const FORBIDDEN_MANAGE = {
-  status: 403,
-  code: 'rest_forbidden',
-  description: 'Only the author, a moderator of the feed’s space or a community moderator may do this.',
-} as const;
+);
+export const FEED_NOT_FOUND = errorOutcome(
+  404,
+  'not_found',
+  'No feed has this id, or the caller may not see it (a private or secret space, or unpublished).',
+);
+export const FORBIDDEN_MANAGE = errorOutcome(
+  403,
+  'rest_forbidden',
+  'Only the author, a moderator of the feed’s space or a community moderator may do this.',
+);
 
 // ---- Fields -------------------------------------------------------------------------------------------------------
 

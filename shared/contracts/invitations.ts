@@ -3,7 +3,7 @@ import { integer, sqlDateTime } from './fields.ts';
 import { documentedAs, named } from './openapi-metadata.ts';
 import { defineOperation } from './operation.ts';
 import { hostUserSummarySchema, memberTimestampEntries } from './members.ts';
-import { spaceLinkSchema, spaceSummaryEntries } from './space-fields.ts';
+import { spaceLinkSchema, spaceSettingsEntries, spaceSummaryEntries } from './space-fields.ts';
 
 /**
  * Invitations of e-mail addresses into spaces (contract "Invitations", decisions.md). The invitation's own
@@ -14,19 +14,7 @@ const yesNo = v.picklist(['yes', 'no']);
 
 /** Space settings as the invitation answers them: the space keys plus the invitation-only ones. */
 const invitationSpaceSettingsSchema = v.object({
-  can_request_join: yesNo,
-  custom_lock_screen: yesNo,
-  emoji: v.string(),
-  hide_members_count: yesNo,
-  layout_style: v.string(),
-  links: v.array(spaceLinkSchema),
-  members_page_status: v.string(),
-  og_image: v.string(),
-  restricted_post_only: yesNo,
-  shape_svg: v.string(),
-  show_fetured_image: yesNo,
-  show_sidebar: yesNo,
-  topic_required: yesNo,
+  ...spaceSettingsEntries(yesNo, spaceLinkSchema),
   default_comment_sort_by: v.string(),
   default_post_sort_by: v.string(),
   disable_layout_style: yesNo,

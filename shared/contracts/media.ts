@@ -7,28 +7,23 @@ import {
 } from '../vocabulary/media.ts';
 import { idParam, integer, isoDateTime, messageResponse } from './fields.ts';
 import { OEMBED_RECORD_FIELDS } from '../vocabulary/oembed.ts';
-import { defineOperation } from './operation.ts';
+import { defineOperation, errorOutcome } from './operation.ts';
 import { documentedAs, named } from './openapi-metadata.ts';
 
 const TAGS = ['Media'];
-const NOT_FOUND = { status: 404, code: 'media_not_found', description: 'No media has this id.' } as const;
-const TOO_LARGE = {
-  status: 400,
-  code: 'file_too_large',
-  description: 'The file is larger than 10 MB; `data.max_size` is `"10MB"`, `data.file_size` the size sent.',
-} as const;
-const BAD_TYPE = {
-  status: 400,
-  code: 'invalid_file_type',
-  description:
-    "The file's real type (read from its content) is not allowed, or differs from the declared one; " +
+const NOT_FOUND = errorOutcome(404, 'media_not_found', 'No media has this id.');
+const TOO_LARGE = errorOutcome(
+  400,
+  'file_too_large',
+  'The file is larger than 10 MB; `data.max_size` is `"10MB"`, `data.file_size` the size sent.',
+);
+const BAD_TYPE = errorOutcome(
+  400,
+  'invalid_file_type',
+  "The file's real type (read from its content) is not allowed, or differs from the declared one; " +
     '`data.allowed_types` lists the allowed MIME types.',
-} as const;
-const INVALID = {
-  status: 400,
-  code: 'rest_invalid_param',
-  description: 'A field is malformed, or the file is empty.',
-} as const;
+);
+const INVALID = errorOutcome(400, 'rest_invalid_param', 'A field is malformed, or the file is empty.');
 
 const positiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1, 'must be a positive integer'));
 /** A form field arrives as text; the JSON body sends a number. */

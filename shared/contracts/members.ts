@@ -50,16 +50,18 @@ export const memberSummarySchema = v.pipe(
   named('MemberSummary'),
 );
 
+/** A host user's id, name and photo, and the e-mail address only some callers see (`who` says which). */
+export const hostUserCardEntries = (who: string) => ({
+  ID: integer(),
+  display_name: v.string(),
+  photo: v.string(),
+  user_email: v.pipe(v.nullable(v.string()), v.description(`Only for ${who}; null for everyone else.`)),
+});
+
 /** The host user summary: a course's `owner`, an invitation's inviter (`user`). */
 export const hostUserSummarySchema = v.pipe(
   v.object({
-    ID: integer(),
-    display_name: v.string(),
-    photo: v.string(),
-    user_email: v.pipe(
-      v.nullable(v.string()),
-      v.description('Only for callers holding the host `list_users` capability; null otherwise.'),
-    ),
+    ...hostUserCardEntries('callers holding the host `list_users` capability'),
     user_login: v.string(),
     user_nicename: v.string(),
     user_registered: sqlDateTime(),

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { MIGRATION_ITEMS } from '../vocabulary/migrations.ts';
 import { integer, sqlDateTime } from './fields.ts';
-import { defineOperation } from './operation.ts';
+import { defineOperation, errorOutcome } from './operation.ts';
 
 /**
  * Migrations from BuddyPress (contract "Migrations (Admin only)", decisions.md "Migrations"). Administrators
@@ -11,22 +11,17 @@ import { defineOperation } from './operation.ts';
  * their comments are reported under an extra `comments` key.
  */
 const TAGS = ['Migrations'];
-const FORBIDDEN = {
-  status: 403,
-  code: 'rest_forbidden',
-  description: 'The caller is not an administrator.',
-} as const;
-const INVALID = {
-  status: 400,
-  code: 'rest_invalid_param',
-  description: 'An option is not a boolean, or the body has unknown fields.',
-} as const;
-const FAILED = {
-  status: 500,
-  code: 'migration_failed',
-  description:
-    'The run failed (or the source is not configured or reachable); `details` has `step`, `completed`, `total`.',
-} as const;
+const FORBIDDEN = errorOutcome(403, 'rest_forbidden', 'The caller is not an administrator.');
+const INVALID = errorOutcome(
+  400,
+  'rest_invalid_param',
+  'An option is not a boolean, or the body has unknown fields.',
+);
+const FAILED = errorOutcome(
+  500,
+  'migration_failed',
+  'The run failed (or the source is not configured or reachable); `details` has `step`, `completed`, `total`.',
+);
 
 const itemCounts = v.record(v.string(), integer());
 const runningShape = {

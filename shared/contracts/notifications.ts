@@ -18,24 +18,12 @@ import {
   NOTIFICATION_TYPES,
   PUSH_PREFERENCE_KEYS,
 } from '../vocabulary/notifications.ts';
-import { defineOperation } from './operation.ts';
+import { defineOperation, errorOutcome } from './operation.ts';
 
 const TAGS = ['Notifications'];
-const NOT_FOUND = {
-  status: 404,
-  code: 'notification_not_found',
-  description: 'No notification has this id.',
-} as const;
-const FORBIDDEN = {
-  status: 403,
-  code: 'rest_forbidden',
-  description: 'The notification belongs to another user.',
-} as const;
-const INVALID = {
-  status: 400,
-  code: 'rest_invalid_param',
-  description: 'A parameter is out of range or malformed.',
-} as const;
+const NOT_FOUND = errorOutcome(404, 'notification_not_found', 'No notification has this id.');
+const FORBIDDEN = errorOutcome(403, 'rest_forbidden', 'The notification belongs to another user.');
+const INVALID = errorOutcome(400, 'rest_invalid_param', 'A parameter is out of range or malformed.');
 
 /** The Notification resource as list items carry it: the fields plus the actor's `xprofile`. */
 export const notificationSchema = v.pipe(

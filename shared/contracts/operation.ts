@@ -11,6 +11,14 @@ export interface ErrorOutcome {
   readonly description: string;
 }
 
+/** An error outcome in one line: `errorOutcome(404, 'not_found', 'No topic has this id.')`. */
+export const errorOutcome = <S extends number, C extends string>(status: S, code: C, description: string) =>
+  ({ status, code, description }) as const;
+
+/** The 400 of a required field that was not sent (`rest_missing_callback_param`, as WordPress names it). */
+export const missingParam = (name: string) =>
+  errorOutcome(400, 'rest_missing_callback_param', `\`${name}\` is missing.`);
+
 /**
  * Error body styles of the contract: most endpoints answer `{ code, message, data: { status, … } }`; quiz and
  * migration endpoints answer only `{ code, message }` (migration failure adds `details`).

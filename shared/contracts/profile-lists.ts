@@ -14,7 +14,7 @@ import {
   usernameParams,
 } from './profile-schemas.ts';
 import { commentRowEntries } from './feed-schemas.ts';
-import { spaceSummaryEntries } from './space-fields.ts';
+import { spaceSettingsEntries, spaceSummaryEntries } from './space-fields.ts';
 
 // ---- Comments ------------------------------------------------------------------------------------------------------
 
@@ -52,13 +52,9 @@ const yesNo = v.string();
 const profileSpaceSchema = v.pipe(
   v.object({
     ...spaceSummaryEntries,
-    settings: v.object({
-      can_request_join: yesNo,
-      custom_lock_screen: yesNo,
-      emoji: v.string(),
-      hide_members_count: yesNo,
-      layout_style: v.string(),
-      links: v.array(
+    settings: v.object(
+      spaceSettingsEntries(
+        yesNo,
         v.object({
           slug: v.string(),
           title: v.string(),
@@ -68,14 +64,7 @@ const profileSpaceSchema = v.pipe(
           permalink: v.string(),
         }),
       ),
-      members_page_status: v.string(),
-      og_image: v.string(),
-      restricted_post_only: yesNo,
-      shape_svg: v.string(),
-      show_fetured_image: yesNo,
-      show_sidebar: yesNo,
-      topic_required: yesNo,
-    }),
+    ),
     members_count: v.pipe(
       integer(),
       v.description('0 where `hide_members_count` is on and the caller is not a member of the space.'),

@@ -4,6 +4,7 @@ import { integer } from './fields.ts';
 import { memberTimestampEntries } from './members.ts';
 import { named } from './openapi-metadata.ts';
 import { USERNAME_MAX_LENGTH } from '../vocabulary/profiles.ts';
+import { errorOutcome } from './operation.ts';
 
 export const TAGS = ['Profiles'];
 
@@ -17,27 +18,22 @@ export const usernameParams = v.object({
   ),
 });
 
-export const INVALID = {
-  status: 400,
-  code: 'rest_invalid_param',
-  description: 'A parameter is malformed, out of range or unknown; `data.params` names it.',
-} as const;
-export const INVALID_USERNAME = {
-  status: 400,
-  code: 'invalid_username',
-  description: `The username holds characters outside \`[A-Za-z0-9_-]\` or is longer than ${USERNAME_MAX_LENGTH}.`,
-} as const;
-export const USER_NOT_FOUND = {
-  status: 404,
-  code: 'user_not_found',
-  description: 'No user has this username.',
-} as const;
-export const NOT_ACTIVE = {
-  status: 403,
-  code: 'rest_forbidden',
-  description:
-    'The profile is not active ("This profile is not active."); community moderators still read it.',
-} as const;
+export const INVALID = errorOutcome(
+  400,
+  'rest_invalid_param',
+  'A parameter is malformed, out of range or unknown; `data.params` names it.',
+);
+export const INVALID_USERNAME = errorOutcome(
+  400,
+  'invalid_username',
+  `The username holds characters outside \`[A-Za-z0-9_-]\` or is longer than ${USERNAME_MAX_LENGTH}.`,
+);
+export const USER_NOT_FOUND = errorOutcome(404, 'user_not_found', 'No user has this username.');
+export const NOT_ACTIVE = errorOutcome(
+  403,
+  'rest_forbidden',
+  'The profile is not active ("This profile is not active."); community moderators still read it.',
+);
 
 /** The scores' rules, stated once for every operation that shows them (README "Profile scores"). */
 export const SCORES_DESCRIPTION =

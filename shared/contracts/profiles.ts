@@ -3,7 +3,7 @@ import { BIO_MAX_BYTES, PROFILE_SOCIAL_KEYS } from '../vocabulary/profiles.ts';
 import { paginatorB } from './envelopes.ts';
 import { cursorQuery, integer, isoDateTime, pageQuery, perPageQuery } from './fields.ts';
 import { memberSummarySchema } from './members.ts';
-import { defineOperation } from './operation.ts';
+import { defineOperation, errorOutcome } from './operation.ts';
 import {
   INVALID,
   INVALID_USERNAME,
@@ -100,11 +100,11 @@ const followResponse = v.object({
   message: v.string(),
   data: v.object({ user_id: integer(), following: v.boolean(), followers_count: integer() }),
 });
-const CANNOT_FOLLOW_SELF = {
-  status: 400,
-  code: 'rest_invalid_param',
-  description: 'The member is the caller (you cannot follow yourself); `data.params.username`.',
-} as const;
+const CANNOT_FOLLOW_SELF = errorOutcome(
+  400,
+  'rest_invalid_param',
+  'The member is the caller (you cannot follow yourself); `data.params.username`.',
+);
 
 export const followMember = defineOperation({
   operationId: 'followMember',

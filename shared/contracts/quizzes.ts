@@ -7,7 +7,7 @@ import {
   WRITTEN_ANSWER_MAX_LENGTH,
 } from '../vocabulary/courses.ts';
 import { boolQueryWithDefault, idParam, integer, sqlDateTime } from './fields.ts';
-import { defineOperation } from './operation.ts';
+import { defineOperation, errorOutcome } from './operation.ts';
 
 /**
  * Quizzes (PRO): contract "Quizzes", decisions.md "Quizzes". Every quiz route answers errors, validation errors
@@ -15,21 +15,17 @@ import { defineOperation } from './operation.ts';
  */
 export const TAGS = ['Quizzes'];
 
-export const QUIZ_NOT_FOUND = {
-  status: 404,
-  code: 'quiz_not_found',
-  description: 'No such course, no such lesson in it, or the lesson has no quiz.',
-} as const;
-export const INVALID = {
-  status: 400,
-  code: 'rest_invalid_param',
-  description: 'A parameter is out of range or malformed.',
-} as const;
-export const FORBIDDEN = {
-  status: 403,
-  code: 'rest_forbidden',
-  description: 'The caller is neither a community admin nor an admin of this course.',
-} as const;
+export const QUIZ_NOT_FOUND = errorOutcome(
+  404,
+  'quiz_not_found',
+  'No such course, no such lesson in it, or the lesson has no quiz.',
+);
+export const INVALID = errorOutcome(400, 'rest_invalid_param', 'A parameter is out of range or malformed.');
+export const FORBIDDEN = errorOutcome(
+  403,
+  'rest_forbidden',
+  'The caller is neither a community admin nor an admin of this course.',
+);
 
 const lessonParams = v.object({ course_id: idParam(), lesson_id: idParam() });
 

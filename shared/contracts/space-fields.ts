@@ -13,6 +13,29 @@ export const spaceLinkSchema = v.object({
 });
 
 /**
+ * The settings keys every space's `settings` answers (a profile's space, an invitation's space); `flag` is how that
+ * shape types a `yes`/`no` switch and `link` a menu link.
+ */
+export const spaceSettingsEntries = <F extends v.GenericSchema, L extends v.GenericSchema>(
+  flag: F,
+  link: L,
+) => ({
+  can_request_join: flag,
+  custom_lock_screen: flag,
+  emoji: v.string(),
+  hide_members_count: flag,
+  layout_style: v.string(),
+  links: v.array(link),
+  members_page_status: v.string(),
+  og_image: v.string(),
+  restricted_post_only: flag,
+  shape_svg: v.string(),
+  show_fetured_image: flag,
+  show_sidebar: flag,
+  topic_required: flag,
+});
+
+/**
  * The fields every space shape shares (a profile's space, an invitation's space, a course read), without dates:
  * space summaries spread `spaceSummaryEntries`; a course's administrative form adds its own.
  */

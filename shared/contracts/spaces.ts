@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { paginatorB } from './envelopes.ts';
-import { cursorQuery, idParam, integer, pageQuery, perPageQuery } from './fields.ts';
+import { cursorQuery, idParam, pageQuery, perPageQuery } from './fields.ts';
+import { hostUserCardEntries } from './members.ts';
 import { named } from './openapi-metadata.ts';
 import { defineOperation } from './operation.ts';
 
@@ -8,17 +9,7 @@ import { defineOperation } from './operation.ts';
 const SEARCH_MAX_LENGTH = 200;
 
 export const spaceUserCandidateSchema = v.pipe(
-  v.object({
-    ID: integer(),
-    display_name: v.string(),
-    photo: v.string(),
-    user_email: v.pipe(
-      v.nullable(v.string()),
-      v.description(
-        'Only for community moderators who also hold the host `list_users` capability; null for everyone else.',
-      ),
-    ),
-  }),
+  v.object(hostUserCardEntries('community moderators who also hold the host `list_users` capability')),
   named('SpaceUserCandidate'),
 );
 

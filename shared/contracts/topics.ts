@@ -22,7 +22,7 @@ import {
   perPageQuery,
   sqlDateTime,
 } from './fields.ts';
-import { defineOperation } from './operation.ts';
+import { defineOperation, errorOutcome } from './operation.ts';
 
 /**
  * Topics administration (contract "Topics (PRO)", decisions.md "Topics and feeds"). Administrators only: every
@@ -30,17 +30,13 @@ import { defineOperation } from './operation.ts';
  * permission is checked.
  */
 const TAGS = ['Topics'];
-const FORBIDDEN = {
-  status: 403,
-  code: 'rest_forbidden',
-  description: 'The caller is not an administrator.',
-} as const;
-const NOT_FOUND = { status: 404, code: 'not_found', description: 'No topic has this id.' } as const;
-const DUPLICATE_SLUG = {
-  status: 400,
-  code: 'duplicate_slug',
-  description: 'The slug sent is already the slug of another topic.',
-} as const;
+const FORBIDDEN = errorOutcome(403, 'rest_forbidden', 'The caller is not an administrator.');
+const NOT_FOUND = errorOutcome(404, 'not_found', 'No topic has this id.');
+const DUPLICATE_SLUG = errorOutcome(
+  400,
+  'duplicate_slug',
+  'The slug sent is already the slug of another topic.',
+);
 
 const statusSchema = v.picklist(TOPIC_STATUSES, 'must be active or inactive');
 
@@ -184,12 +180,7 @@ export const updateTopic = defineOperation({
     serial: v.optional(serial()),
   }),
   response: v.object({
-    id: integer(),
-    title: v.string(),
-    slug: v.string(),
-    description: v.string(),
-    color: v.string(),
-    icon: v.string(),
+    ...v.pick(topicSchema, ['id', 'title', 'slug', 'description', 'color', 'icon']).entries,
     status: statusSchema,
     updated_at: sqlDateTime(),
     message: v.string(),

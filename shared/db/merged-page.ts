@@ -4,19 +4,12 @@ import { invalidParams } from '../errors/app-error.ts';
 import { db } from './client.ts';
 import { decodeCursor, encodeCursor, type SourcePosition } from './cursor.ts';
 import type { Partition } from './partition.ts';
-import { MAX_SKIPPED_ITEMS, type PageResult, queryPage } from './query-page.ts';
-import { type ItemSchema, parseItem, partitionQueryInput } from './reads.ts';
+import { MAX_SKIPPED_ITEMS, type PageResult, type PageWindow, queryPage } from './query-page.ts';
+import { parseItem, partitionQueryInput } from './reads.ts';
 
-export interface MergedPageQuery<T> {
+export interface MergedPageQuery<T> extends PageWindow<T> {
   /** Partitions whose items form one list, ordered together by their sort keys. */
   readonly sources: readonly Partition[];
-  readonly schema: ItemSchema<T>;
-  readonly ascending: boolean;
-  readonly page: number;
-  readonly perPage: number;
-  readonly cursor?: string | undefined;
-  /** As for queryPage: a page starting at or past the end reads nothing. */
-  readonly total?: number | undefined;
   /**
    * The item's identity across sources, when one item can be listed in several (a feed under two topics): copies
    * sharing a sort value and identity are listed once.

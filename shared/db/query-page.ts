@@ -6,8 +6,8 @@ import { decodeCursor, encodeCursor } from './cursor.ts';
 import { keyCondition, type Partition } from './partition.ts';
 import { type ItemSchema, parseItem } from './reads.ts';
 
-export interface PageQuery<T> {
-  readonly partition: Partition;
+/** What every paged read is asked: how to parse and order the items, which page, and what is known of the list. */
+export interface PageWindow<T> {
   readonly schema: ItemSchema<T>;
   /** Newest first is `false` (descending sort key). */
   readonly ascending: boolean;
@@ -20,6 +20,10 @@ export interface PageQuery<T> {
    * end is answered empty without reading anything.
    */
   readonly total?: number | undefined;
+}
+
+export interface PageQuery<T> extends PageWindow<T> {
+  readonly partition: Partition;
   /** A FilterExpression; the page is then filled from further reads (cost O(page + filtered out)). */
   readonly filter?: {
     readonly expression: string;
@@ -116,16 +120,7 @@ export async function queryPage<T>(query: PageQuery<T>): Promise<PageResult<T>> 
     lastKey = result.LastEvaluatedKey;
   } while (lastKey && items.length < query.perPage);
 
-  return {
-    items,
-    nextCursor: lastKey
-      ? await encodeCursor({
-          lastKey: lastKey as Record<string, string>,
-          page: query.page + 1,
-          query: fingerprint,
-        })
-      : null,
-  };
+  return { items, nextCursor: await nextPageCursor(lastKey, query.page, fingerprint) };
 }
 
 /** Page N near the start: the items before it and its own in one Query (more only past 1 MB), the first dropped. */
@@ -147,14 +142,19 @@ async function readThrough<T>(
   } while (lastKey && raw.length < wanted);
   return {
     items: raw.slice(offset).map((item) => parseItem(query.schema, item)),
-    nextCursor: lastKey
-      ? await encodeCursor({
-          lastKey: lastKey as Record<string, string>,
-          page: query.page + 1,
-          query: fingerprint,
-        })
-      : null,
+    nextCursor: await nextPageCursor(lastKey, query.page, fingerprint),
   };
+}
+
+/** The cursor to the page after `page` where the read stopped, or null when the list ended. */
+async function nextPageCursor(
+  lastKey: Record<string, unknown> | undefined,
+  page: number,
+  fingerprint: string,
+): Promise<string | null> {
+  return lastKey
+    ? encodeCursor({ lastKey: lastKey as Record<string, string>, page: page + 1, query: fingerprint })
+    : null;
 }
 
 /** Identifies a query by everything that selects, orders and sizes its pages (not the page number). */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { putAction, transactWrite } from '../../shared/db/transact.ts';
-import { storedMembership } from '../../shared/domain/spaces/index.ts';
+import { storedMembership } from '../../shared/domain/spaces/space-item.ts';
 import { setUserStatus } from '../../shared/domain/users/index.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import {

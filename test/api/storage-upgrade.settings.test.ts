@@ -12,13 +12,13 @@ import { batchGetRawItems } from '../../shared/db/reads.ts';
 import { readShardedTotals, shardKeys } from '../../shared/db/sharded-counters.ts';
 import { transactWrite } from '../../shared/db/transact.ts';
 import { timeSort } from '../../shared/db/keys/sort.ts';
+import { feedAggregates } from '../../shared/domain/feeds/index.ts';
 import {
-  feedAggregates,
   type PostItem,
   storedPost,
   storedPostListing,
   storedPostTopicLink,
-} from '../../shared/domain/feeds/index.ts';
+} from '../../shared/domain/feeds/post-item.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import { cli, cliJson } from '../support/cli.ts';
 import { allFeeds, createSpace, createTopics, postFeed } from '../support/feeds.ts';

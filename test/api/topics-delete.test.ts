@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { postKey, postTopicKey, topicPosts, topicUnlistedPosts } from '../../shared/db/keys/feeds.ts';
 import { topicSlugGuardKey } from '../../shared/db/keys/topics.ts';
 import { getItem, queryItems } from '../../shared/db/reads.ts';
-import { PostItemSchema } from '../../shared/domain/feeds/index.ts';
+import { PostItemSchema } from '../../shared/domain/feeds/post-item.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import {

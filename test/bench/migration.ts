@@ -22,8 +22,10 @@ import { completedMigration } from '../../shared/domain/migrations/migration-map
 import { findRun } from '../../shared/domain/migrations/run-repository.ts';
 import { startMigration } from '../../shared/domain/migrations/start-migration.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
-import { storedComment, storedPost } from '../../shared/domain/feeds/index.ts';
-import { DEFAULT_SPACE_SETTINGS, storedMembership, storedSpace } from '../../shared/domain/spaces/index.ts';
+import { storedComment } from '../../shared/domain/feeds/comment-item.ts';
+import { storedPost } from '../../shared/domain/feeds/post-item.ts';
+import { DEFAULT_SPACE_SETTINGS } from '../../shared/domain/spaces/index.ts';
+import { storedMembership, storedSpace } from '../../shared/domain/spaces/space-item.ts';
 import { renderMarkdown } from '../../shared/domain/text/index.ts';
 import type { Fixture } from '../support/buddypress/generate.ts';
 import { loadBuddypressFixture } from '../support/buddypress/load.ts';

@@ -23,7 +23,7 @@ import {
   storedPost,
   storedPostListing,
   storedPostTopicLink,
-} from '../../shared/domain/feeds/index.ts';
+} from '../../shared/domain/feeds/post-item.ts';
 import { deleteTopic } from '../../shared/domain/topics/delete-topic.ts';
 import { topicPostCountKeyOf } from '../../shared/domain/topics/topic-repository.ts';
 import { type ListTopicsInput, listTopics } from '../../shared/domain/topics/list-topics.ts';

@@ -9,7 +9,7 @@ import { postKey, topicPosts, topicUnlistedPosts } from '../../shared/db/keys/fe
 import { topicDetachKey, topicKey } from '../../shared/db/keys/topics.ts';
 import { getItem, queryItems } from '../../shared/db/reads.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
-import { PostItemSchema } from '../../shared/domain/feeds/index.ts';
+import { PostItemSchema } from '../../shared/domain/feeds/post-item.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { deleteTopic } from '../../shared/domain/topics/delete-topic.ts';
 import { detachTopicFromFeeds } from '../../shared/domain/topics/topic-link-repository.ts';

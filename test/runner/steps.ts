@@ -35,7 +35,7 @@ export const LANES: readonly (readonly Step[])[] = [
     }),
   ],
   [
-    { name: 'typecheck', command: ['tsc', '--noEmit'] },
+    { name: 'typecheck', command: ['npm', 'run', '-s', 'typecheck'] }, // writes the generated entry files first
     { name: 'lint', command: ['biome', 'check', '.'] },
     vitest('unit-and-infra', ['unit', 'infra']),
   ],

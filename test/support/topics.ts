@@ -1,22 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { TopicResponse } from '../../shared/domain/topics/topic-mapper.ts';
 import { type ApiResponse, api, type TestUser } from './api.ts';
 
 /** Helpers of the topic API tests (test/api/topics-*.test.ts). */
 
-export interface Topic {
-  id: number;
-  title: string;
-  slug: string;
-  description: string;
-  color: string;
-  icon: string;
-  parent_id: number | null;
-  posts_count: number;
-  status: 'active' | 'inactive';
-  serial: number;
-  created_at: string;
-  updated_at: string;
-}
+/** A topic as the API answers it (the mapper's shape). */
+export type Topic = TopicResponse;
 
 export interface TopicList {
   topics: Topic[];

@@ -8,10 +8,20 @@ import {
   ROUTES,
   type RouteEntry,
 } from '../../shared/catalogue/index.ts';
-import { routeEntryFile } from '../../shared/catalogue/routes/entry-file.ts';
+import {
+  GENERATED_ENTRIES_DIR,
+  generatedEntryFile,
+  routeEntryFile,
+} from '../../shared/catalogue/routes/entry-file.ts';
 import { CONTRACTS, isOperation } from '../../shared/contracts/index.ts';
 import type { Operation } from '../../shared/contracts/operation.ts';
 import { objectEntries } from '../../shared/http/openapi/schema.ts';
+import {
+  contractDeclaration,
+  generatedEntryText,
+  generatedRoutes,
+  paginatorBKeyOf,
+} from '../../infra/generated-entries.ts';
 
 /**
  * The catalogue is the only wiring (docs/ARCHITECTURE.md §4): every entry file is listed exactly once, every listed
@@ -24,6 +34,12 @@ const NON_ROUTE_ENTRIES = ['functions/auth/authorizer.ts'];
 const MAX_ENTRY_LINES = 15;
 
 const ALL_ROUTES: readonly RouteEntry[] = [...ROUTES, FALLBACK_ROUTE];
+const isGenerated = (route: RouteEntry) => route.entry.startsWith(`${GENERATED_ENTRIES_DIR}/`);
+/** What an entry file says: as written by hand, or as the build writes it for a generated line. */
+const GENERATED = new Map(generatedRoutes().map((entry) => [entry.route.entry, generatedEntryText(entry)]));
+const entryText = (route: RouteEntry): string | undefined =>
+  GENERATED.get(route.entry) ??
+  (existsSync(join(ROOT, route.entry)) ? readFileSync(join(ROOT, route.entry), 'utf8') : undefined);
 
 function filesUnder(directory: string): string[] {
   const absolute = join(ROOT, directory);
@@ -64,10 +80,35 @@ describe('route and queue catalogue', () => {
     }
   });
 
-  it('lists no entry file twice and only files that exist', () => {
+  it('lists no entry file twice and only files that exist, or that the build generates', () => {
     expect(new Set(cataloguedEntries).size).toBe(cataloguedEntries.length);
     for (const entry of cataloguedEntries)
-      expect(existsSync(join(ROOT, entry)), `${entry} exists`).toBe(true);
+      expect(GENERATED.has(entry) || existsSync(join(ROOT, entry)), `${entry} exists`).toBe(true);
+  });
+
+  it("reads a generated route's contract as its schema says: a response of one paginator B, or not", () => {
+    const pageKey = (operationId: string) => {
+      const fields = CONTRACTS[operationId]?.response && objectEntries(CONTRACTS[operationId].response);
+      const [only, ...more] = Object.entries(fields ?? {});
+      const page = only && more.length === 0 ? objectEntries(only[1]) : undefined;
+      return page && 'first_page_url' in page && 'links' in page ? only?.[0] : undefined;
+    };
+    for (const route of [...ROUTES].filter(isGenerated))
+      expect(paginatorBKeyOf(contractDeclaration(route.operationId).text), route.operationId).toBe(
+        pageKey(route.operationId),
+      );
+    // The reader itself, on both shapes (whatever lines are generated today).
+    expect(pageKey('listFeedComments')).toBe('comments');
+    expect(paginatorBKeyOf(contractDeclaration('listFeedComments').text)).toBe('comments');
+    expect(pageKey('getFeed')).toBeUndefined();
+    expect(paginatorBKeyOf(contractDeclaration('getFeed').text)).toBeUndefined();
+  });
+
+  it('writes no entry file by hand for a generated line', () => {
+    for (const route of ALL_ROUTES.filter(isGenerated)) {
+      const handWritten = route.entry.slice(GENERATED_ENTRIES_DIR.length + 1);
+      expect(existsSync(join(ROOT, handWritten)), `${handWritten} is generated`).toBe(false);
+    }
   });
 
   it('finds each route entry file by one convention: functions/http/<domain>/<kebab-case operation id>.ts', () => {
@@ -77,13 +118,15 @@ describe('route and queue catalogue', () => {
     );
     for (const domain of ROUTE_DOMAINS)
       for (const route of domain.routes)
-        expect(route.entry).toBe(routeEntryFile(domain.name, route.operationId));
+        expect(route.entry).toBe(
+          (isGenerated(route) ? generatedEntryFile : routeEntryFile)(domain.name, route.operationId),
+        );
     expect(FALLBACK_ROUTE.entry).toBe(routeEntryFile('platform', FALLBACK_ROUTE.operationId));
   });
 
   it('puts route entries under functions/http and worker entries under functions/workers', () => {
     for (const route of ALL_ROUTES)
-      expect(route.entry).toMatch(/^functions\/http\/[a-z0-9-]+\/[a-z0-9-]+\.ts$/);
+      expect(route.entry).toMatch(/^(\.generated\/)?functions\/http\/[a-z0-9-]+\/[a-z0-9-]+\.ts$/);
     for (const queue of QUEUES) expect((queue as { entry: string }).entry).toMatch(/^functions\/workers\//);
   });
 
@@ -156,9 +199,8 @@ describe('HTTP entry files', () => {
   it.each(ALL_ROUTES.map((route) => [route.operationId, route] as const))(
     '%s is a short call of the shared handler factory with its own contract',
     async (_id, route) => {
-      const file = join(ROOT, route.entry);
-      if (!existsSync(file)) return; // reported by the catalogue tests
-      const text = readFileSync(file, 'utf8');
+      const text = entryText(route);
+      if (text === undefined) return; // reported by the catalogue tests
       expect(text.trimEnd().split('\n').length, `${route.entry} lines`).toBeLessThanOrEqual(MAX_ENTRY_LINES);
       expect(text).toMatch(/export const handler = (httpHandler|publicHttpHandler)\(/);
       // Form-taking routes use the same factory with the multipart parser (only their bundles carry it); other

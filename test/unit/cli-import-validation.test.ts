@@ -10,6 +10,7 @@ import { parseImportFile } from '../../shared/domain/import/run-import.ts';
 import { resolveReferences } from '../../shared/domain/import/resolve-references.ts';
 import { renderMarkdown } from '../../shared/domain/text/render-markdown.ts';
 import { MemoryTable } from '../support/import-batches.ts';
+import { builtWith } from '../support/import-builders.ts';
 
 /** Validation and reference resolution run before any I/O; these pin their messages (they name the item). */
 const refuse = (file: unknown) => () => resolveReferences(parseImportFile(file));
@@ -169,7 +170,7 @@ describe('import validation', () => {
     const { plan, output } = buildImportPlan(file, {
       firstIds: { user: 10, space: 20, topic: 30, post: 40, comment: 50, notification: 60 },
       externalUserIds: new Map(),
-      prepared: { users: { pepper: 'pepper' }, topics: { nextSerial: 4 } },
+      builders: builtWith(file, { topics: { nextSerial: 4 } }),
       now: '2026-01-01T00:00:00.000Z',
     });
     expect(output).toMatchObject({

@@ -8,6 +8,7 @@ import { resolveReferences } from '../../shared/domain/import/resolve-references
 import { parseImportFile } from '../../shared/domain/import/run-import.ts';
 import { NOTIFICATION_TYPES } from '../../shared/vocabulary/notifications.ts';
 import { MemoryTable } from '../support/import-batches.ts';
+import { builtWith } from '../support/import-builders.ts';
 
 /**
  * How an import is cut into transactions (plan-batches.ts), checked in memory: every transaction fits, every
@@ -22,12 +23,10 @@ function plan(raw: unknown, externalUserIds = new Map<string, number>()) {
   return buildImportPlan(file, {
     firstIds: { user: 100, space: 200, topic: 300, post: 400, comment: 500, notification: 1000 },
     externalUserIds,
-    prepared: {
-      users: { pepper: 'pepper' },
-      topics: { nextSerial: 1 },
+    builders: builtWith(file, {
       // Existing recipients already have a stats item (with no bulk-action watermark).
       notifications: new Map([...externalUserIds.values()].map((id) => [id, EMPTY_NOTIFICATION_STATS])),
-    },
+    }),
     now: NOW,
   }).plan;
 }

@@ -5,6 +5,7 @@ import { planBatches } from '../../shared/domain/import/plan-batches.ts';
 import { parseImportFile } from '../../shared/domain/import/run-import.ts';
 import { resolveReferences } from '../../shared/domain/import/resolve-references.ts';
 import { MemoryTable } from '../support/import-batches.ts';
+import { builtWith } from '../support/import-builders.ts';
 
 /** A course's `comments` and `completions` in the import file (issue 12, item 4): validation and counts. */
 
@@ -97,7 +98,7 @@ describe('a course’s comments and completions', () => {
     const { plan, output } = buildImportPlan(file, {
       firstIds: { user: 10, space: 20, post: 40, comment: 50 },
       externalUserIds: new Map(),
-      prepared: { users: { pepper: 'pepper' } },
+      builders: builtWith(file),
       now: '2026-01-01T00:00:00.000Z',
     });
     expect(output.courses).toEqual({

@@ -10,6 +10,7 @@ import { compilationScore } from '../../shared/domain/profiles/index.ts';
 import { isProfileUrl } from '../../shared/domain/profiles/update-profile.ts';
 import { buildUserItem } from '../../shared/domain/users/index.ts';
 import { MemoryTable } from '../support/import-batches.ts';
+import { builtWith } from '../support/import-builders.ts';
 
 /** Profile rules without I/O: the scores, profile URLs, comment counters by visibility, the `media` import section. */
 
@@ -115,7 +116,7 @@ describe('the media import section', () => {
     const { plan, output } = buildImportPlan(file, {
       firstIds: { user: 10, post: 40, media: 70 },
       externalUserIds: new Map(),
-      prepared: { users: { pepper: 'pepper' } },
+      builders: builtWith(file),
       now: '2026-01-01T00:00:00.000Z',
     });
     expect(output).toMatchObject({ media: { m1: 70 } });

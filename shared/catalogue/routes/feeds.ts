@@ -61,6 +61,7 @@ export const FEED_ROUTES = [
     path: '/feeds/{feed_id}/reactions',
     access: 'authenticated',
     grants: { table: 'read', secrets: ['cursorKey'] },
+    entry: 'generated',
   },
   {
     operationId: 'reactToFeed',

@@ -1,7 +1,7 @@
 import type { QueueName } from '../queues.ts';
 import type { SecretName } from '../secrets.ts';
 import type { GrantsOf, QueueEntryOf, RouteEntryOf, RouteLineOf } from '../types.ts';
-import { routeEntryFile } from './entry-file.ts';
+import { generatedEntryFile, routeEntryFile } from './entry-file.ts';
 
 /**
  * What infrastructure code (CDK, the local stack) handles: any queue name, so tests can synthesize catalogues with
@@ -16,4 +16,10 @@ export type CatalogueRoute = RouteLineOf<QueueName, SecretName>;
 
 /** A domain's route lines with their entry files, placed by the one convention (entry-file.ts). */
 export const withEntryFiles = (domain: string, lines: readonly CatalogueRoute[]): RouteEntry[] =>
-  lines.map((line) => ({ ...line, entry: routeEntryFile(domain, line.operationId) }));
+  lines.map((line) => ({
+    ...line,
+    entry:
+      line.entry === 'generated'
+        ? generatedEntryFile(domain, line.operationId)
+        : routeEntryFile(domain, line.operationId),
+  }));

@@ -57,16 +57,14 @@ export const quizResultPrefix = (passed: boolean): QuizResultPrefix => (passed ?
 
 const studentQuizPartition = (courseId: number, userId: number) => `COURSE#${courseId}#USER#${userId}#QUIZ`;
 
+/** The key of an item of one attempt of a student at a lesson's quiz (the slot, its answers). */
+type AttemptKey = (courseId: number, userId: number, lessonId: number, attempt: number) => ItemKey;
+
 /**
  * The attempt slot: Put with `attribute_not_exists(pk)`, so attempt N of a student for a lesson is taken exactly
  * once, and attempts 1..max_attempts bound the count under any concurrency.
  */
-export const quizAttemptKey = (
-  courseId: number,
-  userId: number,
-  lessonId: number,
-  attempt: number,
-): ItemKey => ({
+export const quizAttemptKey: AttemptKey = (courseId, userId, lessonId, attempt) => ({
   pk: studentQuizPartition(courseId, userId),
   sk: `LESSON#${pad(lessonId)}#ATTEMPT#${pad(attempt)}`,
 });
@@ -78,12 +76,7 @@ export const studentCourseAttempts = (courseId: number, userId: number): Partiti
   tablePartition(studentQuizPartition(courseId, userId), 'LESSON#');
 
 /** The answers, per-question grades and grader feedback of one attempt, beside its slot. */
-export const quizAnswersKey = (
-  courseId: number,
-  userId: number,
-  lessonId: number,
-  attempt: number,
-): ItemKey => ({
+export const quizAnswersKey: AttemptKey = (courseId, userId, lessonId, attempt) => ({
   pk: studentQuizPartition(courseId, userId),
   sk: `ANSWERS#LESSON#${pad(lessonId)}#ATTEMPT#${pad(attempt)}`,
 });
@@ -103,46 +96,52 @@ export const quizSubmissionListCopyKey = (submissionId: number, scope: 'course' 
   sk: scope === 'course' ? 'ALL#COURSE' : 'ALL#LESSON',
 });
 
+type ListScope = 'COURSE' | 'LESSON';
+type ListOrder = 'TIME' | 'SCORE' | 'NAME';
+type ListIndex = 'GSI1' | 'GSI2' | 'GSI3';
+
+/**
+ * A list of quiz submissions with one result: of a course (`COURSE`, on the attempt slot) or of one lesson
+ * (`LESSON`, on the id pointer), in one order, each order on its own index.
+ */
+const quizSubmissionList =
+  (scope: ListScope, order: ListOrder, index: ListIndex) =>
+  (id: number, passed: boolean): Partition =>
+    indexPartition(index, `${scope}#${id}#QUIZSUBS#${order}`, quizResultPrefix(passed));
+/** The same lists with every result, on the list copies (`quizSubmissionListCopyKey`). */
+const quizSubmissionAllList =
+  (scope: ListScope, order: ListOrder, index: ListIndex) =>
+  (id: number): Partition =>
+    indexPartition(index, `${scope}#${id}#QUIZSUBS#ALL#${order}`);
+
 /** GSI1 (course copy): a course's submissions, every result, by submission time. */
-export const courseQuizSubmissionsAllByTime = (courseId: number): Partition =>
-  indexPartition('GSI1', `COURSE#${courseId}#QUIZSUBS#ALL#TIME`);
+export const courseQuizSubmissionsAllByTime = quizSubmissionAllList('COURSE', 'TIME', 'GSI1');
 /** GSI2 (course copy): a course's submissions, every result, by score. */
-export const courseQuizSubmissionsAllByScore = (courseId: number): Partition =>
-  indexPartition('GSI2', `COURSE#${courseId}#QUIZSUBS#ALL#SCORE`);
+export const courseQuizSubmissionsAllByScore = quizSubmissionAllList('COURSE', 'SCORE', 'GSI2');
 /** GSI3 (course copy): a course's submissions, every result, by student name. */
-export const courseQuizSubmissionsAllByName = (courseId: number): Partition =>
-  indexPartition('GSI3', `COURSE#${courseId}#QUIZSUBS#ALL#NAME`);
+export const courseQuizSubmissionsAllByName = quizSubmissionAllList('COURSE', 'NAME', 'GSI3');
 /** GSI1 (lesson copy): one lesson's submissions, every result, by submission time. */
-export const lessonQuizSubmissionsAllByTime = (lessonId: number): Partition =>
-  indexPartition('GSI1', `LESSON#${lessonId}#QUIZSUBS#ALL#TIME`);
+export const lessonQuizSubmissionsAllByTime = quizSubmissionAllList('LESSON', 'TIME', 'GSI1');
 /** GSI2 (lesson copy): one lesson's submissions, every result, by score. */
-export const lessonQuizSubmissionsAllByScore = (lessonId: number): Partition =>
-  indexPartition('GSI2', `LESSON#${lessonId}#QUIZSUBS#ALL#SCORE`);
+export const lessonQuizSubmissionsAllByScore = quizSubmissionAllList('LESSON', 'SCORE', 'GSI2');
 /** GSI3 (lesson copy): one lesson's submissions, every result, by student name. */
-export const lessonQuizSubmissionsAllByName = (lessonId: number): Partition =>
-  indexPartition('GSI3', `LESSON#${lessonId}#QUIZSUBS#ALL#NAME`);
+export const lessonQuizSubmissionsAllByName = quizSubmissionAllList('LESSON', 'NAME', 'GSI3');
 
 /** GSI1 (attempt slot): a course's submissions with one result, by submission time. */
-export const courseQuizSubmissionsByTime = (courseId: number, passed: boolean): Partition =>
-  indexPartition('GSI1', `COURSE#${courseId}#QUIZSUBS#TIME`, quizResultPrefix(passed));
+export const courseQuizSubmissionsByTime = quizSubmissionList('COURSE', 'TIME', 'GSI1');
 /** GSI1 (attempt slot): every slot of a course, both results (operator paths: the list copies' backfill). */
 export const courseQuizSlots = (courseId: number): Partition =>
   indexPartition('GSI1', `COURSE#${courseId}#QUIZSUBS#TIME`);
 /** GSI2 (attempt slot): a course's submissions with one result, by score. */
-export const courseQuizSubmissionsByScore = (courseId: number, passed: boolean): Partition =>
-  indexPartition('GSI2', `COURSE#${courseId}#QUIZSUBS#SCORE`, quizResultPrefix(passed));
+export const courseQuizSubmissionsByScore = quizSubmissionList('COURSE', 'SCORE', 'GSI2');
 /** GSI3 (attempt slot): a course's submissions with one result, by the student's name. */
-export const courseQuizSubmissionsByName = (courseId: number, passed: boolean): Partition =>
-  indexPartition('GSI3', `COURSE#${courseId}#QUIZSUBS#NAME`, quizResultPrefix(passed));
+export const courseQuizSubmissionsByName = quizSubmissionList('COURSE', 'NAME', 'GSI3');
 /** GSI1 (id pointer): one lesson's submissions with one result, by submission time. */
-export const lessonQuizSubmissionsByTime = (lessonId: number, passed: boolean): Partition =>
-  indexPartition('GSI1', `LESSON#${lessonId}#QUIZSUBS#TIME`, quizResultPrefix(passed));
+export const lessonQuizSubmissionsByTime = quizSubmissionList('LESSON', 'TIME', 'GSI1');
 /** GSI2 (id pointer): one lesson's submissions with one result, by score. */
-export const lessonQuizSubmissionsByScore = (lessonId: number, passed: boolean): Partition =>
-  indexPartition('GSI2', `LESSON#${lessonId}#QUIZSUBS#SCORE`, quizResultPrefix(passed));
+export const lessonQuizSubmissionsByScore = quizSubmissionList('LESSON', 'SCORE', 'GSI2');
 /** GSI3 (id pointer): one lesson's submissions with one result, by the student's name. */
-export const lessonQuizSubmissionsByName = (lessonId: number, passed: boolean): Partition =>
-  indexPartition('GSI3', `LESSON#${lessonId}#QUIZSUBS#NAME`, quizResultPrefix(passed));
+export const lessonQuizSubmissionsByName = quizSubmissionList('LESSON', 'NAME', 'GSI3');
 
 /** Sort keys of the list partitions: the result, the order's value, then time and id for a stable order. */
 export const quizTimeSort = (prefix: QuizResultPrefix, submittedAt: string, submissionId: number): string =>

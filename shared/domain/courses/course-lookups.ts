@@ -1,22 +1,11 @@
 import { courseLessons, quizKey } from '../../db/keys/courses.ts';
-import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
-import { itemRead } from '../../db/read-together.ts';
-import { getItem, getItems, queryItems } from '../../db/reads.ts';
-import {
-  type MembershipItem,
-  MembershipItemSchema,
-  type SpaceItem,
-  SpaceItemSchema,
-} from '../spaces/index.ts';
+import { itemRead, noRead, readTogether } from '../../db/read-together.ts';
+import { getItem, queryItems } from '../../db/reads.ts';
+import { type MembershipItem, membershipRead, type SpaceItem, spaceRead } from '../spaces/index.ts';
 import type { CourseStats } from './course-defaults.ts';
 import { type LessonOrderRow, LessonOrderRowSchema, type QuizItem, QuizItemSchema } from './course-item.ts';
-import {
-  type CourseProgress,
-  type CourseProgressItem,
-  courseProgressOf,
-  courseProgressRead,
-} from './course-progress.ts';
-import { courseStatsReads, sumCourseStats } from './course-repository.ts';
+import { type CourseProgress, courseProgressOf, courseProgressRead } from './course-progress.ts';
+import { courseStatsRead } from './course-repository.ts';
 
 /**
  * The courses domain's public reads (ACCESS_PATTERNS.md, "Quizzes" and "Course administration"): a lesson's quiz
@@ -44,9 +33,8 @@ export function findCourseLessons(courseId: number): Promise<LessonOrderRow[]> {
 
 /** A course's statistics alone (strongly consistent): its stats item and completion shards, summed. */
 export async function findCourseStats(courseId: number): Promise<CourseStats> {
-  return sumCourseStats(
-    await getItems<Record<string, number>[]>(courseStatsReads(courseId) as never, { consistent: true }),
-  );
+  const [stats] = await readTogether([courseStatsRead(courseId, { consistent: true })]);
+  return stats;
 }
 
 /**
@@ -62,13 +50,12 @@ export async function findStudentProgress(
   membership: MembershipItem | undefined;
   progress: CourseProgress;
 }> {
-  const [membership, item, course] = await getItems<[MembershipItem, CourseProgressItem, SpaceItem]>(
-    [
-      { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
-      courseProgressRead(courseId, userId),
-      ...(options.withCourse ? [{ key: spaceKey(courseId), schema: SpaceItemSchema }] : []),
-    ] as never,
-    { consistent: options.consistent ?? true },
-  );
+  const consistent = { consistent: options.consistent ?? true };
+  const progressRead = courseProgressRead(courseId, userId);
+  const [membership, item, course] = await readTogether([
+    membershipRead(courseId, userId, consistent),
+    itemRead(progressRead.key, progressRead.schema, consistent),
+    options.withCourse ? spaceRead(courseId, consistent) : noRead<SpaceItem | undefined>(undefined),
+  ]);
   return { course, membership, progress: courseProgressOf(membership, item) };
 }

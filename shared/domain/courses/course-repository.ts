@@ -1,35 +1,24 @@
 import * as v from 'valibot';
-import { counterUpdate } from '../../db/counters.ts';
 import { IdTaken } from '../../db/ids.ts';
 import { courseCompletionStats, courseStatsKey } from '../../db/keys/courses.ts';
-import { commentKey, courseComments, postKey } from '../../db/keys/feeds.ts';
-import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
-import { type PageResult, queryPage } from '../../db/query-page.ts';
-import { itemRead, noRead, readTogether } from '../../db/read-together.ts';
+import { counterUpdate } from '../../db/counters.ts';
+import { type KeyedRead, noRead, readTogether } from '../../db/read-together.ts';
+import { parseItem } from '../../db/reads.ts';
 import { shardKeys } from '../../db/sharded-counters.ts';
-import { batchGetItems, getItems } from '../../db/reads.ts';
 import {
-  conditionCheckAction,
-  putAction,
   type TransactAction,
   type TransactOutcome,
   transactWriteIfConditionsHold,
 } from '../../db/transact.ts';
 import {
   type CommentItem,
-  CommentItemSchema,
   commentCreationActions,
+  commentRead,
   type PostItem,
-  PostItemSchema,
-  storedComment,
-  writeCommentActions,
+  pendingCommentActions,
+  postRead,
 } from '../feeds/index.ts';
-import {
-  type MembershipItem,
-  MembershipItemSchema,
-  type SpaceItem,
-  SpaceItemSchema,
-} from '../spaces/index.ts';
+import { type MembershipItem, membershipRead, type SpaceItem, spaceRead } from '../spaces/index.ts';
 import { type CourseStats, EMPTY_COURSE_STATS } from './course-defaults.ts';
 import { type UserItem, userRead } from '../users/index.ts';
 import type { LessonCompletionPlan } from './lesson-completion.ts';
@@ -57,26 +46,34 @@ export async function findCourseWithStats(
   userId: number,
   options: { consistent?: boolean } = {},
 ): Promise<{ course: SpaceItem | undefined; stats: CourseStats; membership: MembershipItem | undefined }> {
-  const [course, membership, ...found] = await getItems<
-    [SpaceItem, MembershipItem, ...Record<string, number>[]]
-  >(
-    [
-      { key: spaceKey(courseId), schema: SpaceItemSchema },
-      { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
-      ...courseStatsReads(courseId),
-    ] as never,
-    options,
-  );
-  return { course, stats: sumCourseStats(found), membership };
+  const [course, membership, stats] = await readTogether([
+    spaceRead(courseId, options),
+    membershipRead(courseId, userId, options),
+    courseStatsRead(courseId, options),
+  ]);
+  return { course, stats, membership };
 }
 
-export const courseStatsReads = (courseId: number) =>
-  [courseStatsKey(courseId), ...shardKeys(courseCompletionStats(courseId))].map((key) => ({
-    key,
-    schema: CountersSchema,
-  }));
+/** A course's statistics as a read to send with others: its stats item and completion shards, summed. */
+export function courseStatsRead(
+  courseId: number,
+  options: { consistent?: boolean } = {},
+): KeyedRead<CourseStats> {
+  const keys = [courseStatsKey(courseId), ...shardKeys(courseCompletionStats(courseId))];
+  return {
+    keys,
+    ...(options.consistent ? { consistent: true } : {}),
+    settle: (found) =>
+      sumCourseStats(
+        keys.map((key) => {
+          const raw = found.get(key);
+          return raw ? parseItem(CountersSchema, raw) : undefined;
+        }),
+      ),
+  };
+}
 
-export function sumCourseStats(items: readonly (Record<string, number> | undefined)[]): CourseStats {
+function sumCourseStats(items: readonly (Record<string, number> | undefined)[]): CourseStats {
   const stats: Record<string, number> = { ...EMPTY_COURSE_STATS };
   for (const item of items) {
     for (const name of Object.keys(EMPTY_COURSE_STATS))
@@ -90,10 +87,7 @@ export async function findCourseAndMembership(
   courseId: number,
   userId: number,
 ): Promise<{ course: SpaceItem | undefined; membership: MembershipItem | undefined }> {
-  const [course, membership] = await getItems<[SpaceItem, MembershipItem]>([
-    { key: spaceKey(courseId), schema: SpaceItemSchema },
-    { key: membershipKey(courseId, userId), schema: MembershipItemSchema },
-  ]);
+  const [course, membership] = await readTogether([spaceRead(courseId), membershipRead(courseId, userId)]);
   return { course, membership };
 }
 
@@ -114,13 +108,11 @@ export async function findLessonCommentContext(
   parent: CommentItem | undefined;
 }> {
   const [course, membership, lesson, author, parent] = await readTogether([
-    itemRead(spaceKey(courseId), SpaceItemSchema),
-    itemRead(membershipKey(courseId, userId), MembershipItemSchema),
-    itemRead(postKey(lessonId), PostItemSchema),
+    spaceRead(courseId),
+    membershipRead(courseId, userId),
+    postRead(lessonId),
     userRead(userId),
-    parentId === null
-      ? noRead<CommentItem | undefined>(undefined)
-      : itemRead(commentKey(parentId), CommentItemSchema),
+    parentId === null ? noRead<CommentItem | undefined>(undefined) : commentRead(parentId),
   ]);
   return { course, membership, lesson, author, parent };
 }
@@ -134,45 +126,6 @@ export function writeLessonProgress(plan: LessonCompletionPlan): Promise<Transac
 }
 
 /**
- * One page of the comments on a course's lessons, newest first (GSI3 `courseComments`); without `withPending`
- * a filter keeps the published ones only (pending comments are few, so it skips little).
- */
-export function queryCourseCommentPage(query: {
-  courseId: number;
-  page: number;
-  perPage: number;
-  cursor?: string | undefined;
-  total: number;
-  withPending: boolean;
-}): Promise<PageResult<CommentItem>> {
-  return queryPage({
-    partition: courseComments(query.courseId),
-    schema: CommentItemSchema,
-    ascending: false,
-    page: query.page,
-    perPage: query.perPage,
-    cursor: query.cursor,
-    total: query.total,
-    ...(query.withPending
-      ? {}
-      : {
-          filter: {
-            expression: '#status = :published',
-            names: { '#status': 'status' },
-            values: { ':published': 'published' },
-          },
-        }),
-  });
-}
-
-/** Lessons (posts) by id, in one BatchGetItem per 100. */
-export async function findLessonPosts(lessonIds: readonly number[]): Promise<Map<number, PostItem>> {
-  if (lessonIds.length === 0) return new Map();
-  const posts = await batchGetItems([...new Set(lessonIds)].map(postKey), PostItemSchema);
-  return new Map(posts.map((post) => [post.id, post]));
-}
-
-/**
  * Stores a lesson comment with its counts in one transaction, on the condition that the lesson still exists (and,
  * for a reply, its parent): a published one through the feeds domain's comment actions (the lesson's
  * `comments_count`, the author's counters), a pending one counted on the course only; both move the course's
@@ -183,22 +136,13 @@ export async function insertLessonComment(
   comment: CommentItem,
   courseId: number,
 ): Promise<'written' | 'lesson_gone' | 'parent_gone'> {
-  const exists = { ConditionExpression: 'attribute_exists(pk)' };
   // Both forms: action 1 is the lesson and, for a reply, the parent's check comes last (feeds' comment actions:
   // put, lesson, author counters, parent).
   const actions: TransactAction[] =
-    comment.status === 'published'
-      ? commentCreationActions(comment)
-      : [
-          putAction(storedComment(comment), { ifAbsent: true }),
-          conditionCheckAction(postKey(comment.post_id), exists),
-          ...(comment.parent_id === null
-            ? []
-            : [conditionCheckAction(commentKey(comment.parent_id), exists)]),
-        ];
+    comment.status === 'published' ? commentCreationActions(comment) : pendingCommentActions(comment);
   const parentIndex = comment.parent_id === null ? -1 : actions.length - 1;
   actions.push(counterUpdate(courseStatsKey(courseId), { [`lesson_comments_${comment.status}`]: 1 }));
-  const outcome = await writeCommentActions(actions);
+  const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
   if (outcome.failed.includes(1)) return 'lesson_gone';
   if (outcome.failed.includes(parentIndex)) return 'parent_gone';

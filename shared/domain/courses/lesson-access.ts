@@ -1,9 +1,9 @@
 import { type Caller, isEnrolled } from '../auth/index.ts';
-import type { PostItem } from '../feeds/index.ts';
+import { findPostsByIds, type PostItem } from '../feeds/index.ts';
 import type { MembershipItem, SpaceItem } from '../spaces/index.ts';
 import { hidesCourse } from './course-access.ts';
 import { courseNotFound, lessonNotFound, notCourseParticipant } from './course-errors.ts';
-import { findCourseAndMembership, findLessonPosts } from './course-repository.ts';
+import { findCourseAndMembership } from './course-repository.ts';
 
 export interface ParticipantLesson {
   readonly course: SpaceItem;
@@ -24,7 +24,7 @@ export async function loadParticipantLesson(
 ): Promise<ParticipantLesson> {
   const [{ course, membership }, lessons] = await Promise.all([
     findCourseAndMembership(courseId, caller.id),
-    findLessonPosts([lessonId]),
+    findPostsByIds([lessonId]),
   ]);
   return participantLesson(caller, courseId, lessonId, { course, membership, lesson: lessons.get(lessonId) });
 }

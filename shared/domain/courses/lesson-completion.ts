@@ -41,6 +41,14 @@ export interface LessonCompletionPlan {
   readonly completesCourse: boolean;
 }
 
+/** Plans a change of one lesson's state for a member, from the membership, progress and lessons as read. */
+export type LessonProgressPlanner = (
+  membership: MembershipItem | undefined,
+  progress: CourseProgress,
+  lessonId: number,
+  lessons: readonly LessonOrderRow[],
+) => LessonCompletionPlan | undefined;
+
 /** The student roles whose completions count (course staff's do not). */
 export const recordsCourseProgress = (membership: MembershipItem | undefined): membership is MembershipItem =>
   membership?.status === 'active' && membership.role === 'student';
@@ -49,12 +57,7 @@ export const recordsCourseProgress = (membership: MembershipItem | undefined): m
  * The writes that record `lessonId` as completed for the member, planned from the membership and progress as
  * read; undefined when nothing is to be recorded (already complete, or not a student).
  */
-export function planLessonCompletion(
-  membership: MembershipItem | undefined,
-  progress: CourseProgress,
-  lessonId: number,
-  lessons: readonly LessonOrderRow[],
-): LessonCompletionPlan | undefined {
+export const planLessonCompletion: LessonProgressPlanner = (membership, progress, lessonId, lessons) => {
   if (!recordsCourseProgress(membership)) return undefined;
   const seen = progress.completed;
   if (seen.has(lessonId)) return undefined;
@@ -70,7 +73,7 @@ export function planLessonCompletion(
     }),
     completesCourse,
   };
-}
+};
 
 /**
  * The writes that take `lessonId` back out of the member's completed lessons (`state: incomplete`); undefined when
@@ -78,12 +81,7 @@ export function planLessonCompletion(
  * set condition, `ADD total_completions -1`, and `completed_students -1` when the member had every published lesson
  * and now no longer has. DynamoDB removes an emptied set, which is what `planLessonCompletion` expects.
  */
-export function planLessonIncompletion(
-  membership: MembershipItem | undefined,
-  progress: CourseProgress,
-  lessonId: number,
-  lessons: readonly LessonOrderRow[],
-): LessonCompletionPlan | undefined {
+export const planLessonIncompletion: LessonProgressPlanner = (membership, progress, lessonId, lessons) => {
   if (!recordsCourseProgress(membership)) return undefined;
   const seen = progress.completed;
   if (!seen.has(lessonId)) return undefined;
@@ -98,7 +96,7 @@ export function planLessonIncompletion(
     }),
     completesCourse: false,
   };
-}
+};
 
 /** The set's update on the student's progress home, on the condition that the set is still the one seen. */
 function setUpdate(

@@ -1,9 +1,8 @@
 import { type Caller, canModerateCourseComments } from '../auth/index.ts';
-import { findLikedCommentIds } from '../feeds/index.ts';
+import { findCourseCommentPage, findLikedCommentIds, findPostsByIds } from '../feeds/index.ts';
 import { isContentModerationOn } from './content-moderation.ts';
 import { loadAdministeredCourse } from './course-access.ts';
 import { type CourseCommentResponse, toCourseCommentResponses } from './course-comment-mapper.ts';
-import { findLessonPosts, queryCourseCommentPage } from './course-repository.ts';
 
 export interface CourseCommentPageInput {
   readonly page: number;
@@ -25,7 +24,7 @@ export async function listCourseComments(caller: Caller, courseId: number, input
   ]);
   const withPending = moderation && canModerateCourseComments(caller, membership);
   const total = stats.lesson_comments_published + (withPending ? stats.lesson_comments_pending : 0);
-  const page = await queryCourseCommentPage({
+  const page = await findCourseCommentPage({
     courseId,
     page: input.page,
     perPage: input.per_page,
@@ -36,7 +35,7 @@ export async function listCourseComments(caller: Caller, courseId: number, input
   const ids = page.items.map((comment) => comment.id);
   const [liked, lessons] = await Promise.all([
     findLikedCommentIds(ids, caller.id),
-    findLessonPosts(page.items.map((comment) => comment.post_id)),
+    findPostsByIds(page.items.map((comment) => comment.post_id)),
   ]);
   const items: CourseCommentResponse[] = await toCourseCommentResponses(courseId, page.items, liked, lessons);
   return { items, total, page: input.page, perPage: input.per_page, nextCursor: page.nextCursor };

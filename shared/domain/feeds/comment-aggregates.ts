@@ -1,7 +1,7 @@
 import { postKey } from '../../db/keys/feeds.ts';
 import { userKey, userStatsKey } from '../../db/keys/users.ts';
 import type { CommentItem } from './comment-item.ts';
-import { commentCounts, commentPoints } from './comment-repository.ts';
+import { commentCounts, commentPoints } from './comment-counts.ts';
 import type { FeedAggregate } from './feed-aggregates.ts';
 
 /**

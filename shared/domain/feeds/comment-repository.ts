@@ -1,98 +1,22 @@
 import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
-import {
-  commentKey,
-  commentReactionKey,
-  commentReactions,
-  postComments,
-  postKey,
-} from '../../db/keys/feeds.ts';
+import { commentKey, commentReactions, postComments } from '../../db/keys/feeds.ts';
 import { userKey, userStatsKey } from '../../db/keys/users.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
-import { batchGetItems, getItem, queryItems } from '../../db/reads.ts';
-import { itemRead, itemsRead, mapRead } from '../../db/read-together.ts';
+import { queryItems } from '../../db/reads.ts';
 import {
-  conditionCheckAction,
   deleteAction,
-  putAction,
   type TransactAction,
   type TransactOutcome,
   transactWriteIfConditionsHold,
-  updateAction,
 } from '../../db/transact.ts';
-import { type CommentItem, CommentItemSchema, storedComment } from './comment-item.ts';
+import { type CommentItem, CommentItemSchema } from './comment-item.ts';
+import { commentCounts, commentPoints } from './comment-counts.ts';
 import { ReactionItemSchema } from './reaction-item.ts';
 
-/** Comments of feeds, one function per access pattern (ACCESS_PATTERNS.md, "… comments, reactions"). */
-
-export function findCommentById(commentId: number): Promise<CommentItem | undefined> {
-  return getItem(commentKey(commentId), CommentItemSchema);
-}
-
-/** `findCommentById` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
-export const commentRead = (commentId: number, options: { consistent?: boolean } = {}) =>
-  itemRead(commentKey(commentId), CommentItemSchema, options);
-
-/** Many comments by id (BatchGetItem); unknown ids are absent. */
-export async function findCommentsByIds(commentIds: readonly number[]): Promise<Map<number, CommentItem>> {
-  if (commentIds.length === 0) return new Map();
-  const comments = await batchGetItems([...new Set(commentIds)].map(commentKey), CommentItemSchema);
-  return new Map(comments.map((comment) => [comment.id, comment]));
-}
-
 /**
- * The author's counters one comment contributes to (only published comments are counted). Comments on feeds (not
- * lessons) also count by who may see them, `comments_published_public` or `comments_published_members:<sid>`:
- * the totals of the member's comment list on the profile (list-author-comments.ts).
+ * Comments of feeds, one function per access pattern (ACCESS_PATTERNS.md, "… comments, reactions"); the reads other
+ * domains use are in comment-lookups.ts, the writes they compose in comment-write-actions.ts.
  */
-export const commentCounts = (
-  comment: Pick<CommentItem, 'status' | 'space_id' | 'space_visibility' | 'course_id'>,
-): Record<string, number> => {
-  if (comment.status !== 'published') return {};
-  const counts: Record<string, number> = {
-    comments_published: 1,
-    [`comments_published_space:${comment.space_id ?? 0}`]: 1,
-  };
-  if (comment.course_id === null) {
-    const scope =
-      comment.space_visibility === 'public'
-        ? 'comments_published_public'
-        : `comments_published_members:${comment.space_id ?? 0}`;
-    counts[scope] = 1;
-  }
-  return counts;
-};
-
-/** Points a published comment on a feed earns its author, on the user item (README "Profile scores"). */
-export const COMMENT_POINTS = 2;
-export const commentPoints = (comment: Pick<CommentItem, 'status' | 'course_id'>): number =>
-  comment.status === 'published' && comment.course_id === null ? COMMENT_POINTS : 0;
-
-/**
- * Creating a published comment: the comment (G1 author, G2 feed), the feed's `comments_count` (published comments)
- * on the condition that the feed still exists, the author's counters, and for a reply the condition that the parent
- * still exists. Action 1 is the feed, action 3 (when present) the parent.
- */
-export function commentCreationActions(comment: CommentItem): TransactAction[] {
-  if (comment.status !== 'published') throw new Error('Only published comments are created here');
-  const actions: TransactAction[] = [
-    putAction(storedComment(comment), { ifAbsent: true }),
-    updateAction(postKey(comment.post_id), {
-      UpdateExpression: 'ADD comments_count :one',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':one': 1 },
-    }),
-    counterUpdate(userStatsKey(comment.user_id), commentCounts(comment)),
-  ];
-  if (comment.parent_id !== null) {
-    actions.push(
-      conditionCheckAction(commentKey(comment.parent_id), { ConditionExpression: 'attribute_exists(pk)' }),
-    );
-  }
-  // After the parent check, whose index (3) the caller reads.
-  const points = commentPoints(comment);
-  if (points > 0) actions.push(counterUpdate(userKey(comment.user_id), { total_points: points }));
-  return actions;
-}
 
 export function writeCommentActions(actions: readonly TransactAction[]): Promise<TransactOutcome> {
   return transactWriteIfConditionsHold(actions);
@@ -121,29 +45,6 @@ export function queryFeedCommentPage(query: {
     },
   });
 }
-
-/** Which of these comments the user has liked (one BatchGetItem of their reaction keys). */
-export async function findLikedCommentIds(
-  commentIds: readonly number[],
-  userId: number,
-): Promise<Set<number>> {
-  if (commentIds.length === 0) return new Set();
-  const reactions = await batchGetItems(
-    commentIds.map((commentId) => commentReactionKey(commentId, userId)),
-    ReactionItemSchema,
-  );
-  return new Set(reactions.map((reaction) => reaction.object_id));
-}
-
-/** `findLikedCommentIds` as a read to send with others in one BatchGetItem. */
-export const likedCommentsRead = (commentIds: readonly number[], userId: number) =>
-  mapRead(
-    itemsRead(
-      commentIds.map((commentId) => commentReactionKey(commentId, userId)),
-      ReactionItemSchema,
-    ),
-    (reactions) => new Set(reactions.map((reaction) => reaction.object_id)),
-  );
 
 // ---- Sweeps after a feed is deleted ------------------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 import { type Caller, canSeeFeed } from '../auth/index.ts';
 import { findMemberships } from '../spaces/index.ts';
-import { findCommentsByIds } from './comment-repository.ts';
+import { findCommentsByIds } from './comment-lookups.ts';
 import { feedAccess } from './feed-access.ts';
-import { findPostsByIds } from './feed-repository.ts';
+import { findPostsByIds } from './post-lookups.ts';
 
 /**
  * Which of these feeds and comments the caller may see (other domains decide with it what hangs off them, e.g. the

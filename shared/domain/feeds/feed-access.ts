@@ -3,7 +3,7 @@ import { type Caller, canSeeFeed, type FeedAccess, type FeedSpace } from '../aut
 import { findMembership, type MembershipItem, membershipRead, type SpaceItem } from '../spaces/index.ts';
 import type { UserItem } from '../users/index.ts';
 import { feedNotFound } from './feed-errors.ts';
-import { findPostById, postRead } from './feed-repository.ts';
+import { findPostById, postRead } from './post-lookups.ts';
 import type { PostItem } from './post-item.ts';
 
 /** The permission module's view of a feed. */

@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import {
   authorPosts,
   feedStats,
-  postKey,
   postReactionKey,
   postReactions,
   postTimelineShards,
@@ -36,47 +35,20 @@ import {
 import {
   type FeedStatus,
   type PostItem,
-  PostItemSchema,
   type PostListing,
   PostListingSchema,
   type PostTopicLink,
   PostTopicLinkSchema,
 } from './post-item.ts';
+import { findPostsByIds, postsByIdsRead } from './post-lookups.ts';
 import { ReactionItemSchema } from './reaction-item.ts';
 
 /**
  * Feeds, their topic links, reactions and aggregates: one function per access pattern (ACCESS_PATTERNS.md,
  * "Topics on feeds, feed reads, comments, reactions"). A feed write is built by feed-writes.ts and sent here in one
- * TransactWriteItems, so a feed and every counter that counts it change together.
+ * TransactWriteItems, so a feed and every counter that counts it change together. Posts by id (what other domains
+ * read) are in post-lookups.ts.
  */
-
-export function findPostById(postId: number, options: { consistent?: boolean } = {}) {
-  return getItem(postKey(postId), PostItemSchema, options);
-}
-
-/** `findPostById` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
-export const postRead = (postId: number, options: { consistent?: boolean } = {}) =>
-  itemRead(postKey(postId), PostItemSchema, options);
-
-/** Many posts by id (eventually consistent) as a read to send with others in one BatchGetItem, by id. */
-export const postsByIdsRead = (postIds: readonly number[]) =>
-  mapRead(
-    itemsRead([...new Set(postIds)].map(postKey), PostItemSchema),
-    (posts) => new Map(posts.map((post) => [post.id, post])),
-  );
-
-/**
- * Many posts by id (BatchGetItem); unknown ids are absent. `consistent` for lists, whose pages must show every
- * write completed before the read (counters, status) whatever the index has delivered so far.
- */
-export async function findPostsByIds(
-  postIds: readonly number[],
-  options: { consistent?: boolean } = {},
-): Promise<Map<number, PostItem>> {
-  if (postIds.length === 0) return new Map();
-  const posts = await batchGetItems([...new Set(postIds)].map(postKey), PostItemSchema, options);
-  return new Map(posts.map((post) => [post.id, post]));
-}
 
 // ---- Aggregates -----------------------------------------------------------------------------------------------
 

@@ -6,13 +6,8 @@ import { findActiveMembershipSpaceIds } from '../spaces/index.ts';
 import { type CommentItem, CommentItemSchema } from './comment-item.ts';
 import { type CommentResponse, commentRowFields } from './comment-mapper.ts';
 import { allOf, countersBySpace, statusIs, sumOf, visibleIn, visibleMemberSpaces } from './feed-filters.ts';
-import {
-  type Counters,
-  type FeedFilter,
-  findPostsByIds,
-  postsByIdsRead,
-  userStatsRead,
-} from './feed-repository.ts';
+import { type Counters, type FeedFilter, userStatsRead } from './feed-repository.ts';
+import { findPostsByIds, postsByIdsRead } from './post-lookups.ts';
 import type { PostItem } from './post-item.ts';
 
 /** A row of the member's comment list (decisions.md, `GET /profile/{username}/comments`). */

@@ -4,7 +4,8 @@ import type { Caller } from '../auth/index.ts';
 import { type UserItem, usersByIdsRead } from '../users/index.ts';
 import type { CommentItem } from './comment-item.ts';
 import { type CommentResponse, toCommentResponse, toCommentResponses } from './comment-mapper.ts';
-import { findLikedCommentIds, likedCommentsRead, queryFeedCommentPage } from './comment-repository.ts';
+import { findLikedCommentIds, likedCommentsRead } from './comment-lookups.ts';
+import { queryFeedCommentPage } from './comment-repository.ts';
 import { existingFeed, feedMembershipRead, feedRead, visibleFeed } from './feed-access.ts';
 
 /** The query of `GET /feeds/{id}/comments` as the contract delivers it. */

@@ -1,13 +1,14 @@
+import { postReactionsByTime } from '../../db/keys/feeds.ts';
+import { type PageResult, queryPage } from '../../db/query-page.ts';
 import type { Caller } from '../auth/index.ts';
 import { findUsersByIds, type MemberSummary, toMemberSummary } from '../users/index.ts';
 import { loadVisibleFeed } from './feed-access.ts';
-import { queryPostReactionPage } from './reaction-repository.ts';
+import { type ReactionItem, ReactionItemSchema } from './reaction-item.ts';
 
-/** The query of `GET /feeds/{id}/reactions` as the contract delivers it. */
+/** The input of `GET /feeds/{id}/reactions` as the contract delivers it. */
 export interface ListFeedReactionsInput {
-  readonly page: number;
-  readonly per_page: number;
-  readonly cursor?: string | undefined;
+  readonly params: { readonly feed_id: number };
+  readonly query: { readonly page: number; readonly per_page: number; readonly cursor?: string | undefined };
 }
 
 export interface ReactionPage {
@@ -26,21 +27,15 @@ export interface ReactionPage {
  */
 export async function listFeedReactions(
   caller: Caller,
-  feedId: number,
-  input: ListFeedReactionsInput,
+  { params, query }: ListFeedReactionsInput,
 ): Promise<ReactionPage> {
-  const reading = queryPostReactionPage({
-    postId: feedId,
-    page: input.page,
-    perPage: input.per_page,
-    cursor: input.cursor,
-  }).then(async (page) => ({
+  const reading = queryPostReactionPage(params.feed_id, query).then(async (page) => ({
     page,
     users: await findUsersByIds(page.items.map((reaction) => reaction.user_id)),
   }));
   // Settled here too: when the feed is hidden its error wins, and the page's outcome must not go unhandled.
   reading.catch(() => undefined);
-  const { post } = await loadVisibleFeed(caller, feedId);
+  const { post } = await loadVisibleFeed(caller, params.feed_id);
   const { page, users } = await reading;
   return {
     items: page.items.flatMap((reaction) => {
@@ -48,8 +43,23 @@ export async function listFeedReactions(
       return user ? [toMemberSummary(user)] : [];
     }),
     total: post.reactions_count,
-    page: input.page,
-    perPage: input.per_page,
+    page: query.page,
+    perPage: query.per_page,
     nextCursor: page.nextCursor,
   };
+}
+
+/** One page of a post's reactions, newest first: GSI1 `postReactionsByTime`, the index entry of a post's like. */
+function queryPostReactionPage(
+  postId: number,
+  query: ListFeedReactionsInput['query'],
+): Promise<PageResult<ReactionItem>> {
+  return queryPage({
+    partition: postReactionsByTime(postId),
+    schema: ReactionItemSchema,
+    ascending: false,
+    page: query.page,
+    perPage: query.per_page,
+    cursor: query.cursor,
+  });
 }

@@ -2,12 +2,8 @@ import { invalidParams } from '../../errors/app-error.ts';
 import { type Caller, canSeeAllFeeds } from '../auth/index.ts';
 import { findActiveMembershipSpaceIds } from '../spaces/index.ts';
 import { findTopicsByIds } from '../topics/index.ts';
-import {
-  type FeedFilter,
-  findPostsByIds,
-  findTopicFeedCounters,
-  queryTopicFeedLinkPage,
-} from './feed-repository.ts';
+import { type FeedFilter, findTopicFeedCounters, queryTopicFeedLinkPage } from './feed-repository.ts';
+import { findPostsByIds } from './post-lookups.ts';
 import { parseTopicCounters, spaceIs, visibleIn, visibleMemberSpaces } from './feed-filters.ts';
 import type { PostPage } from './list-feeds.ts';
 import type { PostTopicLink } from './post-item.ts';

@@ -3,7 +3,7 @@ import { invalidParams } from '../../errors/app-error.ts';
 import type { Caller } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
 import { userRead } from '../users/index.ts';
-import { commentRead } from './comment-repository.ts';
+import { commentRead } from './comment-lookups.ts';
 import { existingFeed, feedMembershipRead, feedRead, visibleFeed } from './feed-access.ts';
 import { feedNotFound } from './feed-errors.ts';
 import { notifyReaction } from './feed-notifications.ts';

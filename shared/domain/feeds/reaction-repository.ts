@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { commentKey, postKey, postReactionsByTime } from '../../db/keys/feeds.ts';
+import { commentKey, postKey } from '../../db/keys/feeds.ts';
 import type { ItemKey } from '../../db/partition.ts';
-import { type PageResult, queryPage } from '../../db/query-page.ts';
 import { getItem } from '../../db/reads.ts';
 import { type KeyedRead, itemRead, mapRead } from '../../db/read-together.ts';
 import {
@@ -12,7 +11,7 @@ import {
   transactWriteIfConditionsHold,
   updateAction,
 } from '../../db/transact.ts';
-import { type ReactionItem, ReactionItemSchema, reactionKeyOf, storedReaction } from './reaction-item.ts';
+import { type ReactionItem, reactionKeyOf, storedReaction } from './reaction-item.ts';
 
 /**
  * Likes on feeds and comments (ACCESS_PATTERNS.md, "POST /feeds/{id}/react"). The reaction item's key is the
@@ -80,26 +79,4 @@ export async function findReactionsCount(
   reaction: Pick<ReactionItem, 'object_type' | 'object_id'>,
 ): Promise<number | undefined> {
   return (await getItem(targetKey(reaction), CountSchema, { consistent: true }))?.reactions_count;
-}
-
-/**
- * One page of a post's reactions, newest first (GSI1 `postReactionsByTime`). `total` is the post's
- * `reactions_count` when known, so a page past the end reads nothing.
- */
-export function queryPostReactionPage(query: {
-  postId: number;
-  page: number;
-  perPage: number;
-  cursor?: string | undefined;
-  total?: number | undefined;
-}): Promise<PageResult<ReactionItem>> {
-  return queryPage({
-    partition: postReactionsByTime(query.postId),
-    schema: ReactionItemSchema,
-    ascending: false,
-    page: query.page,
-    perPage: query.perPage,
-    cursor: query.cursor,
-    total: query.total,
-  });
 }

@@ -16,8 +16,8 @@ export interface BuildInputs {
   readonly firstIds: Partial<Record<SequenceName, number>>;
   /** Existing users the file references, by normalized login. */
   readonly externalUserIds: ReadonlyMap<string, number>;
-  /** What each section's `prepare` returned, by section name. */
-  readonly prepared: Partial<Record<SectionName, unknown>>;
+  /** How each section builds with what its `prepare` read, by section name. */
+  readonly builders: ReadonlyMap<SectionName, (context: BuildContext) => unknown>;
   readonly now: string;
 }
 
@@ -25,7 +25,7 @@ export interface BuildInputs {
 export function sequenceCounts(file: ImportFile): Partial<Record<SequenceName, number>> {
   const counts: Partial<Record<SequenceName, number>> = {};
   for (const section of IMPORT_SECTIONS) {
-    const taken = section.ids?.(file[section.name] as never) ?? {};
+    const taken = section.ids(file);
     for (const [name, count] of Object.entries(taken) as [SequenceName, number][])
       counts[name] = (counts[name] ?? 0) + count;
   }
@@ -82,11 +82,9 @@ export function buildImportPlan(
   for (const section of IMPORT_SECTIONS) {
     const items = file[section.name] as readonly unknown[];
     if (EXTENSION_SECTIONS.includes(section.name) && items.length === 0) continue;
-    output[section.name] = section.build(
-      file[section.name] as never,
-      context,
-      inputs.prepared[section.name] as never,
-    );
+    const build = inputs.builders.get(section.name);
+    if (build === undefined) throw new Error(`The ${section.name} section was not prepared`);
+    output[section.name] = build(context);
   }
   // Every allocated id is used: a section taking more or fewer ids than it declared is a programming error.
   for (const [sequence, count] of Object.entries(sequenceCounts(file)) as [SequenceName, number][]) {

@@ -19,9 +19,7 @@ const keyId = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
  * uniqueness against concurrent creates. Returns the ids of the referenced existing users, by (normalized) login.
  */
 export async function checkExisting(file: ImportFile, scope: ReferenceScope): Promise<Map<string, number>> {
-  const probes: FreeKeyProbe[] = IMPORT_SECTIONS.flatMap(
-    (section) => section.mustBeFree?.(file[section.name] as never) ?? [],
-  );
+  const probes: FreeKeyProbe[] = IMPORT_SECTIONS.flatMap((section) => section.mustBeFree(file));
   const logins = [...scope.externalLogins.keys()];
   const [taken, holders] = await Promise.all([
     probes.length === 0

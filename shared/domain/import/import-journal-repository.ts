@@ -144,7 +144,8 @@ export async function undoImportBatch(batch: ImportBatchItem): Promise<UndoOutco
   return {
     undone: false,
     alreadyUndone: false,
-    blocked: outcome.failed.map((index) => batch.undo[index]!),
+    // The undo entries whose actions were refused (the entries and the actions share their indexes).
+    blocked: batch.undo.filter((_, index) => outcome.failed.includes(index)),
   };
 }
 

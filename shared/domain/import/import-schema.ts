@@ -34,8 +34,12 @@ const userRef = ref;
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 const timestamp = v.pipe(
   v.string(),
-  v.check((value) => toStoredTimestamp(value) !== undefined, 'must be an ISO 8601 date-time'),
-  v.transform((value) => toStoredTimestamp(value)!),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const stored = toStoredTimestamp(dataset.value);
+    if (stored !== undefined) return stored;
+    addIssue({ message: 'must be an ISO 8601 date-time' });
+    return NEVER;
+  }),
 );
 const slug = v.pipe(
   v.string(),

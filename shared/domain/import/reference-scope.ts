@@ -69,10 +69,16 @@ export class ReferenceScope {
   }
 
   /** Refuses an entry listed twice in one list of an item (members, topics of a feed). */
-  static distinct(values: readonly string[], where: (index: number) => string, what = ''): void {
+  static distinct<T>(
+    items: readonly T[],
+    nameOf: (item: T) => string,
+    where: (item: T, index: number) => string,
+    what = '',
+  ): void {
     const seen = new Set<string>();
-    values.forEach((value, index) => {
-      if (seen.has(value)) fail(where(index), `${what ? `${what} ` : ''}"${value}" is listed twice`);
+    items.forEach((item, index) => {
+      const value = nameOf(item);
+      if (seen.has(value)) fail(where(item, index), `${what ? `${what} ` : ''}"${value}" is listed twice`);
       seen.add(value);
     });
   }

@@ -8,6 +8,6 @@ import { IMPORT_SECTIONS } from './sections/index.ts';
  */
 export function resolveReferences(file: ImportFile): ReferenceScope {
   const scope = new ReferenceScope();
-  for (const section of IMPORT_SECTIONS) section.resolve(file[section.name] as never, scope);
+  for (const section of IMPORT_SECTIONS) section.resolve(file, scope);
   return scope;
 }

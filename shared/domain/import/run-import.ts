@@ -8,7 +8,7 @@ import { describeIssue, ImportError } from './import-error.ts';
 import { type ImportFile, ImportFileSchema } from './import-schema.ts';
 import { resolveReferences } from './resolve-references.ts';
 import { IMPORT_SECTIONS } from './sections/index.ts';
-import type { PrepareContext, SectionName } from './sections/section.ts';
+import type { BuildContext, PrepareContext, SectionName } from './sections/section.ts';
 import { normalizeUsername } from '../users/index.ts';
 import { writeImport } from './write-import.ts';
 
@@ -40,11 +40,11 @@ export async function runImport(raw: unknown): Promise<ImportIdMap> {
     scope.indexOf('user', reference) === undefined
       ? externalUserIds.get(normalizeUsername(reference))
       : undefined;
-  const [firstIds, prepared] = await Promise.all([
+  const [firstIds, builders] = await Promise.all([
     allocateIds(sequenceCounts(file)),
     prepareSections(file, { existingUserId, now }),
   ]);
-  const { plan, output } = buildImportPlan(file, { firstIds, externalUserIds, prepared, now });
+  const { plan, output } = buildImportPlan(file, { firstIds, externalUserIds, builders, now });
   await writeImport(plan, sectionSizes(file));
   return output;
 }
@@ -58,17 +58,16 @@ async function allocateIds(
   return Object.fromEntries(entries.map(([name], index) => [name, firsts[index]]));
 }
 
-/** What non-empty sections read before building (the pepper, the largest topic serial). */
+/**
+ * What the sections read before building (the pepper, the largest topic serial), side by side: how each builds
+ * with it, by name. A section reads nothing when the file has none of its items.
+ */
 async function prepareSections(
   file: ImportFile,
   context: PrepareContext,
-): Promise<Partial<Record<SectionName, unknown>>> {
-  const prepared = await Promise.all(
-    IMPORT_SECTIONS.map(async (section) => {
-      const items = file[section.name];
-      if (!section.prepare || items.length === 0) return [section.name, undefined] as const;
-      return [section.name, await section.prepare(items as never, context)] as const;
-    }),
+): Promise<Map<SectionName, (context: BuildContext) => unknown>> {
+  const builders = await Promise.all(
+    IMPORT_SECTIONS.map(async (section) => [section.name, await section.prepare(file, context)] as const),
   );
-  return Object.fromEntries(prepared);
+  return new Map(builders);
 }

@@ -29,10 +29,11 @@ import { rollBackImport } from './roll-back-import.ts';
  */
 export async function writeImport(plan: ImportPlan, items: Record<string, number>): Promise<void> {
   const batches = planBatches(plan);
-  if (batches.length === 0) return;
-  if (batches.length === 1) {
-    const outcome = await transactWriteIfConditionsHold(batches[0]!.actions);
-    if (!outcome.written) throw concurrentChange(batches[0]!, outcome.failed);
+  const [first, ...others] = batches;
+  if (first === undefined) return;
+  if (others.length === 0) {
+    const outcome = await transactWriteIfConditionsHold(first.actions);
+    if (!outcome.written) throw concurrentChange(first, outcome.failed);
     return;
   }
 

@@ -1,8 +1,7 @@
 import { IdTaken } from '../../db/ids.ts';
 import { invitationKey, invitationTokenKey } from '../../db/keys/invitations.ts';
-import { spaceKey } from '../../db/keys/spaces.ts';
 import { itemRead, readTogether } from '../../db/read-together.ts';
-import { getItem, getItems } from '../../db/reads.ts';
+import { getItem } from '../../db/reads.ts';
 import {
   deleteAction,
   putAction,
@@ -10,7 +9,7 @@ import {
   transactWriteIfConditionsHold,
   updateAction,
 } from '../../db/transact.ts';
-import { findSpaceById, type SpaceItem, SpaceItemSchema } from '../spaces/index.ts';
+import { findSpaceById, type SpaceItem, spaceRead } from '../spaces/index.ts';
 import { type UserItem, userRead } from '../users/index.ts';
 import { type GuardRef, guardCommitUpdate } from './invitation-guard-repository.ts';
 import {
@@ -86,13 +85,11 @@ export async function findInvitationAndSpace(
     const space = invitation ? await findSpaceById(invitation.space_id) : undefined;
     return { invitation, space };
   }
-  const [invitation, space] = await getItems<[InvitationItem, SpaceItem]>(
-    [
-      { key: invitationKey(token.invitation_id), schema: InvitationItemSchema },
-      { key: spaceKey(token.space_id), schema: SpaceItemSchema },
-    ],
-    { consistent: true },
-  );
+  const consistent = { consistent: true };
+  const [invitation, space] = await readTogether([
+    itemRead(invitationKey(token.invitation_id), InvitationItemSchema, consistent),
+    spaceRead(token.space_id, consistent),
+  ]);
   return { invitation, space };
 }
 

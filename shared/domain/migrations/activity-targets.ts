@@ -3,13 +3,10 @@ import type { ActivityRow } from '../../integrations/buddypress/source.ts';
 import { nowIso } from '../dates.ts';
 import {
   type CommentItem,
-  commentAggregates,
-  feedAggregates,
   messageRewriteAction,
+  newCommentWrites,
+  newPostWrites,
   type PostItem,
-  storedComment,
-  storedPost,
-  storedPostListing,
 } from '../feeds/index.ts';
 import { type SpacePrivacy, spaceVisibility } from '../spaces/index.ts';
 import { renderMarkdown } from '../text/index.ts';
@@ -57,11 +54,12 @@ export function newPostEntries(
     created_at: createdAt,
     updated_at: createdAt,
   };
+  const writes = newPostWrites(post);
   return [
-    ...(options.put ? [entry.put(storedPost(post))] : []),
+    ...(options.put ? [entry.put(writes.post)] : []),
     // The listing entry lists the feed (the post item carries no index keys); a retry puts whichever is missing.
-    ...((options.putListing ?? options.put) ? [entry.put(storedPostListing(post))] : []),
-    ...feedAggregates(post).map((aggregate) =>
+    ...((options.putListing ?? options.put) ? [entry.put(writes.listing)] : []),
+    ...writes.aggregates.map((aggregate) =>
       entry.counter(aggregate.key, aggregate.deltas, aggregate.identity),
     ),
   ];
@@ -91,10 +89,11 @@ export function newCommentEntries(
     created_at: createdAt,
     updated_at: createdAt,
   } satisfies CommentItem;
+  // The feed's `comments_count` is in its put (a new feed) or moves on its own (an earlier run's feed).
+  const writes = newCommentWrites(comment, { onFeed: false });
   return [
-    ...(options.put ? [entry.put(storedComment(comment))] : []),
-    // The feed's `comments_count` is in its put (a new feed) or moves on its own (an earlier run's feed).
-    ...commentAggregates(comment, { onFeed: false }).map((aggregate) =>
+    ...(options.put ? [entry.put(writes.item)] : []),
+    ...writes.aggregates.map((aggregate) =>
       entry.counter(aggregate.key, aggregate.deltas, aggregate.identity),
     ),
   ];

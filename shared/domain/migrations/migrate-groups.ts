@@ -4,12 +4,10 @@ import { batchGetItems } from '../../db/reads.ts';
 import { putAction, type TransactAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
 import type { GroupRow } from '../../integrations/buddypress/source.ts';
 import {
+  createdSpaceWrites,
   DEFAULT_SPACE_SETTINGS,
   type SpaceItem,
   type SpacePrivacy,
-  storedSpace,
-  storedSpaceSlugGuard,
-  storedSpaceStats,
   spaceTextRewriteAction,
 } from '../spaces/index.ts';
 import { nowIso } from '../dates.ts';
@@ -136,11 +134,14 @@ function newSpace(
 }
 
 /** The space, its slug guard and its stats, each created only if absent; `migration_run` names this run. */
-const creationActions = (context: ChunkInput, space: SpaceItem): TransactAction[] => [
-  putAction(storedSpaceSlugGuard(space.slug, space.id), { ifAbsent: true }),
-  putAction({ ...storedSpace(space), migration_run: context.run.run_id }, { ifAbsent: true }),
-  putAction(storedSpaceStats(space.id, { members_count: 0 }), { ifAbsent: true }),
-];
+const creationActions = (context: ChunkInput, space: SpaceItem): TransactAction[] => {
+  const writes = createdSpaceWrites(space);
+  return [
+    putAction(writes.guard, { ifAbsent: true }),
+    putAction({ ...writes.space, migration_run: context.run.run_id }, { ifAbsent: true }),
+    putAction(writes.stats, { ifAbsent: true }),
+  ];
+};
 
 async function createSpaces(context: ChunkInput, spaces: readonly SpaceItem[]): Promise<void> {
   // One transaction may name a slug guard once: a group repeating a slug of its batch goes on its own.

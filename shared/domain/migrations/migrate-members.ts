@@ -1,15 +1,15 @@
-import * as v from 'valibot';
-import { membershipKey, spaceStatsKey } from '../../db/keys/spaces.ts';
-import { batchGetItems } from '../../db/reads.ts';
 import type { MembershipRow } from '../../integrations/buddypress/source.ts';
-import { MembershipItemSchema, type SpaceRole, storedMembership } from '../spaces/index.ts';
+import {
+  findMembershipsWithRun,
+  type MembershipWithRun,
+  membershipWrites,
+  type SpaceRole,
+} from '../spaces/index.ts';
 import type { ChunkInput } from './chunk-input.ts';
 import { type ChunkEntry, entry } from './chunk-plan.ts';
 import { migratedRows } from './ledger.ts';
 import { DELETED, groupSpaces } from './space-resolver.ts';
 import { resolveUsers } from './user-resolver.ts';
-
-const ExistingSchema = v.object({ ...MembershipItemSchema.entries, migration_run: v.optional(v.string()) });
 
 /**
  * Confirmed, unbanned memberships (one per pair; the source query leaves out the rest) → active space members,
@@ -61,7 +61,7 @@ export async function migrateMembers(
         blind: !earlier.has(row.id) && !context.retry && space.createdRun === run.run_id,
       });
   }
-  const existing = await existingMemberships(planned.filter((membership) => !membership.blind));
+  const existing = await findMembershipsWithRun(planned.filter((membership) => !membership.blind));
   return [
     ...resolved.warnings,
     ...refused,
@@ -88,7 +88,7 @@ interface PlannedMembership {
 function membershipEntries(
   context: ChunkInput,
   { row, spaceId, userId }: PlannedMembership,
-  found: v.InferOutput<typeof ExistingSchema> | undefined,
+  found: MembershipWithRun | undefined,
   earlier: ReadonlySet<number>,
 ): ChunkEntry[] {
   const role: SpaceRole = row.isAdmin ? 'admin' : row.isMod ? 'moderator' : 'member';
@@ -96,42 +96,23 @@ function membershipEntries(
     // skip_existing off: the source's role, on the membership as the platform keeps it now.
     if (!found) return [entry.row('members', 'skipped')];
     return [
-      entry.put({ ...storedMembership({ ...found, role }), migration_run: found.migration_run }),
+      entry.put({ ...membershipWrites({ ...found, role }).item, migration_run: found.migration_run }),
       entry.row('members', 'migrated'),
     ];
   }
   // The platform's own membership (a member who joined meanwhile) stays as it is. One a migration wrote but never
   // counted (an earlier delivery of this chunk, or a chunk of an earlier run that ended in the DLQ) is counted now.
   if (found && found.migration_run === undefined) return [entry.row('members', 'skipped')];
-  const put = found
-    ? []
-    : [
-        entry.put({
-          ...storedMembership({
-            space_id: spaceId,
-            user_id: userId,
-            role,
-            status: 'active',
-            created_at: context.dateOf(row.dateModified),
-          }),
-          migration_run: context.run.run_id,
-        }),
-      ];
+  const { item, joined } = membershipWrites({
+    space_id: spaceId,
+    user_id: userId,
+    role,
+    status: 'active',
+    created_at: context.dateOf(row.dateModified),
+  });
   return [
-    ...put,
-    entry.counter(spaceStatsKey(spaceId), { members_count: 1 }, { entity: 'space_stats', space_id: spaceId }),
+    ...(found ? [] : [entry.put({ ...item, migration_run: context.run.run_id })]),
+    entry.counter(joined.key, joined.deltas, joined.identity),
     entry.created('members', row.id),
   ];
-}
-
-async function existingMemberships(
-  entries: readonly { spaceId: number; userId: number }[],
-): Promise<Map<string, v.InferOutput<typeof ExistingSchema>>> {
-  if (entries.length === 0) return new Map();
-  const found = await batchGetItems(
-    entries.map(({ spaceId, userId }) => membershipKey(spaceId, userId)),
-    ExistingSchema,
-    { consistent: true },
-  );
-  return new Map(found.map((membership) => [`${membership.space_id}:${membership.user_id}`, membership]));
 }

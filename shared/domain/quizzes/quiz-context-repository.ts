@@ -1,9 +1,5 @@
-import * as v from 'valibot';
 import { quizAnswersKey, quizAttemptKey, quizSubmissionKey } from '../../db/keys/courses.ts';
-import { postKey } from '../../db/keys/feeds.ts';
-import { membershipKey, spaceKey } from '../../db/keys/spaces.ts';
-import { itemRead, itemsRead, readTogether } from '../../db/read-together.ts';
-import { getItems } from '../../db/reads.ts';
+import { itemRead, type KeyedRead, readTogether } from '../../db/read-together.ts';
 import {
   type CourseProgress,
   courseProgressOf,
@@ -11,13 +7,8 @@ import {
   type QuizItem,
   quizRead,
 } from '../courses/index.ts';
-import { type PostItem, PostItemSchema } from '../feeds/index.ts';
-import {
-  type MembershipItem,
-  MembershipItemSchema,
-  type SpaceItem,
-  SpaceItemSchema,
-} from '../spaces/index.ts';
+import { type PostItem, postsByIdsRead } from '../feeds/index.ts';
+import { type MembershipItem, membershipRead, type SpaceItem, spaceRead } from '../spaces/index.ts';
 import { type UserItem, userRead, usersByIdsRead } from '../users/index.ts';
 import {
   type QuizAnswers,
@@ -48,8 +39,8 @@ export async function findSubmissionContext(
 }> {
   const progressRead = courseProgressRead(courseId, userId);
   const [course, membership, progressItem, quiz, student] = await readTogether([
-    itemRead(spaceKey(courseId), SpaceItemSchema),
-    itemRead(membershipKey(courseId, userId), MembershipItemSchema),
+    spaceRead(courseId),
+    membershipRead(courseId, userId),
     itemRead(progressRead.key, progressRead.schema),
     quizRead(lessonId),
     userRead(userId),
@@ -73,8 +64,8 @@ export async function findGradingContext(
 }> {
   const consistent = { consistent: true };
   const [course, membership, grader, pointer] = await readTogether([
-    itemRead(spaceKey(courseId), SpaceItemSchema, consistent),
-    itemRead(membershipKey(courseId, graderId), MembershipItemSchema, consistent),
+    spaceRead(courseId, consistent),
+    membershipRead(courseId, graderId, consistent),
     userRead(graderId, consistent),
     itemRead(quizSubmissionKey(submissionId), QuizSubmissionSchema, consistent),
   ]);
@@ -102,13 +93,11 @@ export async function findGradingTarget(
     itemRead(quizAttemptKey(courseId, userId, lessonId, attempt), QuizSubmissionSchema, consistent),
     itemRead(quizAnswersKey(courseId, userId, lessonId, attempt), QuizAnswersSchema, consistent),
     quizRead(lessonId, consistent),
-    itemRead(membershipKey(courseId, userId), MembershipItemSchema, consistent),
+    membershipRead(courseId, userId, consistent),
     itemRead(progressRead.key, progressRead.schema, consistent),
   ]);
   return { before, answers, quiz, membership, progress: courseProgressOf(membership, progressItem) };
 }
-
-const AnyItemSchema = v.record(v.string(), v.unknown());
 
 /**
  * The course, the caller's membership and the statistics of one scope (its item and shards) in one strongly
@@ -119,17 +108,19 @@ export async function findResultsContext(
   callerId: number,
   scope: QuizStatsScope,
 ): Promise<{ course: SpaceItem | undefined; membership: MembershipItem | undefined; stats: QuizStats }> {
-  const [course, membership, ...counters] = await getItems<
-    [SpaceItem, MembershipItem, ...Record<string, unknown>[]]
-  >(
-    [
-      { key: spaceKey(courseId), schema: SpaceItemSchema },
-      { key: membershipKey(courseId, callerId), schema: MembershipItemSchema },
-      ...statsItemsOf(scope).map((key) => ({ key, schema: AnyItemSchema })),
-    ] as never,
-    { consistent: true },
-  );
-  return { course, membership, stats: sumQuizStats(counters) };
+  const consistent = { consistent: true };
+  const keys = statsItemsOf(scope);
+  const statsRead: KeyedRead<QuizStats> = {
+    keys,
+    consistent: true,
+    settle: (found) => sumQuizStats(keys.map((key) => found.get(key))),
+  };
+  const [course, membership, stats] = await readTogether([
+    spaceRead(courseId, consistent),
+    membershipRead(courseId, callerId, consistent),
+    statsRead,
+  ]);
+  return { course, membership, stats };
 }
 
 /**
@@ -141,14 +132,14 @@ export async function findRowsUsersAndLessons(
   lessonIds: readonly number[],
 ): Promise<{ users: Map<number, UserItem>; lessons: Map<number, PostItem> }> {
   const usersRead = usersByIdsRead(userIds);
-  const lessonsRead = itemsRead([...new Set(lessonIds)].map(postKey), PostItemSchema);
+  const lessonsRead = postsByIdsRead(lessonIds);
   // One BatchGetItem when both fit in 100 keys; else one each, in parallel (a page's ids are at most 100 a kind).
-  const [users, found] =
+  const [users, lessons] =
     usersRead.keys.length + lessonsRead.keys.length <= 100
       ? await readTogether([usersRead, lessonsRead])
       : await Promise.all([
           readTogether([usersRead]).then(([only]) => only),
           readTogether([lessonsRead]).then(([only]) => only),
         ]);
-  return { users, lessons: new Map(found.map((lesson) => [lesson.id, lesson])) };
+  return { users, lessons };
 }

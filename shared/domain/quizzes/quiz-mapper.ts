@@ -70,6 +70,16 @@ export function feedbackOf(row: QuizSubmission, answers: Pick<QuizAnswers, 'feed
 export const canRetake = (quiz: QuizItem, attemptsUsed: number): boolean =>
   quiz.allow_retake && (quiz.max_attempts === 0 || attemptsUsed < quiz.max_attempts);
 
+/** A submission's outcome as both the submit and the result responses show it. */
+const outcomeOf = (row: QuizSubmission) => ({
+  score: row.score,
+  total_questions: row.total_questions,
+  correct_answers: row.correct_answers,
+  passed: row.passed,
+  passing_score: row.passing_score,
+  attempt_number: row.attempt_number,
+});
+
 /** The submit response for answers keyed by question id: `quiz_result` with `detailed_results`. */
 export function toSubmitResultById(
   quiz: QuizItem,
@@ -81,12 +91,7 @@ export function toSubmitResultById(
     message: 'Quiz has been submitted successfully',
     quiz_result: {
       id: row.id,
-      score: row.score,
-      total_questions: row.total_questions,
-      correct_answers: row.correct_answers,
-      passed: row.passed,
-      passing_score: row.passing_score,
-      attempt_number: row.attempt_number,
+      ...outcomeOf(row),
       feedback: feedbackOf(row, answers),
       can_retake: canRetake(quiz, row.attempt_number),
       next_lesson_unlocked: nextLessonUnlocked,
@@ -142,12 +147,7 @@ export function toQuizSubmission(row: QuizSubmission, answers: QuizAnswers | und
     user_id: row.user_id,
     course_id: row.course_id,
     lesson_id: row.lesson_id,
-    score: row.score,
-    total_questions: row.total_questions,
-    correct_answers: row.correct_answers,
-    passed: row.passed,
-    passing_score: row.passing_score,
-    attempt_number: row.attempt_number,
+    ...outcomeOf(row),
     time_spent: row.time_spent,
     status: row.status as QuizSubmissionStatus,
     submitted_at: toSqlDateTime(row.submitted_at),

@@ -2,7 +2,7 @@ import { membershipKey } from '../../db/keys/spaces.ts';
 import { itemsRead, noRead, pairRead, readTogether } from '../../db/read-together.ts';
 import { type UserItem, usersByIdsRead } from '../users/index.ts';
 import { type MembershipItem, MembershipItemSchema, type SpaceItem } from './space-item.ts';
-import { membershipRead, spaceRead } from './space-repository.ts';
+import { membershipRead, spaceRead } from './space-lookups.ts';
 
 /** Users per BatchGetItem: each brings two keys (membership, user item), and a BatchGetItem takes 100. */
 const USERS_PER_BATCH = 50;

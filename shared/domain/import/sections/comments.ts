@@ -1,5 +1,5 @@
 import { spaceStatsKey } from '../../../db/keys/spaces.ts';
-import { type CommentItem, commentAggregates, storedComment } from '../../feeds/index.ts';
+import { type CommentItem, newCommentWrites } from '../../feeds/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
 import { ImportError, itemName } from '../import-error.ts';
 import type { PlannedCount } from '../import-plan.ts';
@@ -7,11 +7,24 @@ import type { ImportComment } from '../import-schema.ts';
 import { lessonRef } from '../reference-scope.ts';
 import { type BuildContext, defineSection } from './section.ts';
 
+/**
+ * The lesson a comment not on a feed is on: the schema lets a comment name either `feed` or both `course` and
+ * `lesson`, so one without `feed` names both.
+ */
+function lessonOf(comment: ImportComment): { course: string; lesson: string } {
+  const { course, lesson } = comment;
+  if (course === undefined || lesson === undefined) throw new Error('A comment names a feed or a lesson');
+  return { course, lesson };
+}
+
+const lessonRefOf = (comment: ImportComment): string => {
+  const { course, lesson } = lessonOf(comment);
+  return lessonRef(course, lesson);
+};
+
 /** What a comment is on: a feed of the file, or a lesson of one of the file's courses. */
 const targetOf = (comment: ImportComment): string =>
-  comment.feed !== undefined
-    ? `feed:${comment.feed}`
-    : `lesson:${lessonRef(comment.course!, comment.lesson!)}`;
+  comment.feed !== undefined ? `feed:${comment.feed}` : `lesson:${lessonRefOf(comment)}`;
 
 /**
  * `comments`: each comment on a feed or a lesson of the file; a reply names an earlier comment on the same post.
@@ -32,15 +45,16 @@ export const commentsSection = defineSection({
       scope.user(comment.user, `${where}: user`);
       if (comment.feed !== undefined) scope.require('feed', comment.feed, `${where}: feed`);
       else {
-        scope.require('course', comment.course!, `${where}: course`);
-        if (scope.indexOf('lesson', lessonRef(comment.course!, comment.lesson!)) === undefined)
+        scope.require('course', lessonOf(comment).course, `${where}: course`);
+        if (scope.indexOf('lesson', lessonRefOf(comment)) === undefined)
           throw new ImportError(`${where}: lesson: unknown lesson ref "${comment.lesson}"`);
       }
       if (comment.parent === null) return;
       const parent = scope.require('comment', comment.parent, `${where}: parent`);
       if (parent >= i)
         throw new ImportError(`${where}: parent: parent "${comment.parent}" must be listed before the reply`);
-      if (targetOf(comments[parent]!) !== targetOf(comment))
+      const listed = comments[parent];
+      if (listed !== undefined && targetOf(listed) !== targetOf(comment))
         throw new ImportError(`${where}: parent: the parent is on another post`);
     });
   },
@@ -54,7 +68,7 @@ export const commentsSection = defineSection({
       const postId =
         comment.feed !== undefined
           ? context.idOf('feed', comment.feed)
-          : context.idOf('lesson', lessonRef(comment.course!, comment.lesson!));
+          : context.idOf('lesson', lessonRefOf(comment));
       planComment(context, itemName('comments', i, comment.ref), {
         id,
         postId,
@@ -91,8 +105,10 @@ export function planComment(
     createdAt: string;
   },
 ): void {
-  const post = context.posts.get(comment.postId)!;
-  const courseId = post.type === 'course_lesson' ? post.course_id! : null;
+  const post = context.posts.get(comment.postId);
+  if (post === undefined) throw new Error(`The post ${comment.postId} was not built before its comments`);
+  // A lesson's course; a feed has none.
+  const courseId = post.course_id ?? null;
   const item: CommentItem = {
     id: comment.id,
     post_id: comment.postId,
@@ -109,12 +125,11 @@ export function planComment(
     updated_at: comment.createdAt,
   };
   context.comments.set(item.id, item);
-  const counts: PlannedCount[] = [];
-  if (comment.status === 'published') {
-    // The feed's count, the author's counters and points exactly as the comment write path moves them.
-    counts.push(...commentAggregates(item, { onFeed: true }).map(({ key, deltas }) => ({ key, deltas })));
-  }
+  // A published comment's count on its feed, its author's counters and points exactly as the comment write path
+  // moves them (an unpublished one moves none).
+  const writes = newCommentWrites(item, { onFeed: true });
+  const counts: PlannedCount[] = writes.aggregates.map(({ key, deltas }) => ({ key, deltas }));
   if (courseId !== null)
     counts.push({ key: spaceStatsKey(courseId), deltas: { [`lesson_comments_${comment.status}`]: 1 } });
-  context.plan.unit(label, [{ item: storedComment(item), unchanged: ['status'] }], counts);
+  context.plan.unit(label, [{ item: writes.item, unchanged: ['status'] }], counts);
 }

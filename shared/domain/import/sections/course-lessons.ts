@@ -1,6 +1,6 @@
 import { spaceStatsKey } from '../../../db/keys/spaces.ts';
 import { importedLessonItems } from '../../courses/index.ts';
-import { type PostItem, storedPost, storedPostListing } from '../../feeds/index.ts';
+import { newPostWrites, type PostItem } from '../../feeds/index.ts';
 import { spaceVisibility } from '../../spaces/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
 import { itemName } from '../import-error.ts';
@@ -69,11 +69,13 @@ function buildLesson(
   };
   context.posts.set(id, post);
   const quiz = lesson.quiz;
+  // A lesson moves no feed aggregate and has no topics: its post and listing entry only.
+  const writes = newPostWrites(post);
   context.plan.unit(
     `${course.where}: lessons[${position - 1}]`,
     [
-      { item: storedPost(post), unchanged: ['status', 'comments_count'] },
-      storedPostListing(post),
+      { item: writes.post, unchanged: ['status', 'comments_count'] },
+      writes.listing,
       ...importedLessonItems(
         { id, course_id: space.id, position, title: lesson.title, slug: lesson.slug, status: lesson.status },
         quiz

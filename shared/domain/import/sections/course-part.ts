@@ -41,4 +41,18 @@ export interface CoursePart<Name extends CoursePartName> {
   ): Record<string, number> | undefined;
 }
 
-export const defineCoursePart = <Name extends CoursePartName>(part: CoursePart<Name>) => part;
+/** A course part as the courses section runs it: each step given the whole course, so parts are called alike. */
+export interface BoundCoursePart {
+  readonly name: CoursePartName;
+  resolve(course: ImportCourse, where: string, scope: ReferenceScope): void;
+  ids(course: ImportCourse): Partial<Record<SequenceName, number>>;
+  build(course: ImportCourse, built: BuiltCourse, context: BuildContext): Record<string, number> | undefined;
+}
+
+/** Gives a part its type (Name is inferred from the object) and its form for the courses section. */
+export const defineCoursePart = <Name extends CoursePartName>(part: CoursePart<Name>): BoundCoursePart => ({
+  name: part.name,
+  resolve: (course, where, scope) => part.resolve(course[part.name], course, where, scope),
+  ids: (course) => part.ids?.(course[part.name]) ?? {},
+  build: (course, built, context) => part.build(course[part.name], built, context),
+});

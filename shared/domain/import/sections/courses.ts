@@ -45,7 +45,7 @@ export const coursesSection = defineSection({
     courses.forEach((course, i) => {
       const where = itemName('courses', i, course.ref);
       resolveSpaceLike('course', course, i, where, listed(course, where), scope);
-      for (const part of COURSE_PARTS) part.resolve(course[part.name] as never, course, where, scope);
+      for (const part of COURSE_PARTS) part.resolve(course, where, scope);
     });
   },
 
@@ -55,7 +55,7 @@ export const coursesSection = defineSection({
     const counts: Partial<Record<SequenceName, number>> = { space: courses.length };
     for (const course of courses) {
       for (const part of COURSE_PARTS) {
-        for (const [name, count] of Object.entries(part.ids?.(course[part.name] as never) ?? {}))
+        for (const [name, count] of Object.entries(part.ids(course)))
           counts[name as SequenceName] = (counts[name as SequenceName] ?? 0) + count;
       }
     }
@@ -83,7 +83,7 @@ export const coursesSection = defineSection({
       );
       const parts: Record<string, Record<string, number>> = {};
       for (const part of COURSE_PARTS) {
-        const ids = part.build(course[part.name] as never, built, context);
+        const ids = part.build(course, built, context);
         if (ids) parts[part.name] = ids;
       }
       output[course.ref] = { id, lessons: {}, ...parts };

@@ -1,10 +1,4 @@
-import {
-  feedAggregates,
-  type PostItem,
-  storedPost,
-  storedPostListing,
-  storedPostTopicLink,
-} from '../../feeds/index.ts';
+import { newPostWrites, type PostItem } from '../../feeds/index.ts';
 import { spaceVisibility } from '../../spaces/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
 import { importedPostTopicCount, slugify } from '../../topics/index.ts';
@@ -31,7 +25,12 @@ export const feedsSection = defineSection({
       feed.topics.forEach((topic, t) => {
         scope.require('topic', topic, `${where}: topics[${t}]`);
       });
-      ReferenceScope.distinct(feed.topics, (t) => `${where}: topics[${t}]`, 'topic');
+      ReferenceScope.distinct(
+        feed.topics,
+        (topic) => topic,
+        (_, t) => `${where}: topics[${t}]`,
+        'topic',
+      );
     });
   },
 
@@ -65,6 +64,7 @@ export const feedsSection = defineSection({
         updated_at: createdAt,
       };
       context.posts.set(id, post);
+      const writes = newPostWrites(post);
       // The feed's counters exactly as the feed write path moves them (feedAggregates); the file's topics are
       // new, so their feed-list counters item is created by the import (declared, deleted on rollback).
       const counts: PlannedCount[] = [
@@ -75,7 +75,7 @@ export const feedsSection = defineSection({
               return { key, deltas };
             })
           : []),
-        ...feedAggregates(post).map((aggregate) => {
+        ...writes.aggregates.map((aggregate) => {
           if (aggregate.kind === 'topic') context.plan.aggregate(aggregate.key, aggregate.identity);
           return { key: aggregate.key, deltas: aggregate.deltas };
         }),
@@ -83,9 +83,9 @@ export const feedsSection = defineSection({
       context.plan.unit(
         itemName('feeds', i, feed.ref),
         [
-          { item: storedPost(post), unchanged: ['status', 'comments_count'] },
-          storedPostListing(post),
-          ...topicIds.map((topicId) => storedPostTopicLink(post, topicId)),
+          { item: writes.post, unchanged: ['status', 'comments_count'] },
+          writes.listing,
+          ...writes.topicLinks,
         ],
         counts,
       );

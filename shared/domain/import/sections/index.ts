@@ -3,6 +3,7 @@ import { coursesSection } from './courses.ts';
 import { feedsSection } from './feeds.ts';
 import { mediaSection } from './media.ts';
 import { notificationsSection } from './notifications.ts';
+import type { ImportSection, SectionName } from './section.ts';
 import { spacesSection } from './spaces.ts';
 import { topicsSection } from './topics.ts';
 import { usersSection } from './users.ts';
@@ -32,7 +33,10 @@ type Section = (typeof IMPORT_SECTIONS)[number];
  */
 export const EXTENSION_SECTIONS: readonly Section['name'][] = ['media'];
 
-type FullIdMap = { [S in Section as S['name']]: ReturnType<S['build']> };
+/** What a section's build answers: its part of the id map. */
+type OutputOf<S> = S extends ImportSection<SectionName, infer Output> ? Output : never;
+
+type FullIdMap = { [S in Section as S['name']]: OutputOf<S> };
 
 /** The command's output (spec/operator-cli.md "Output"): each section's part under its name. */
 export type ImportIdMap = Omit<FullIdMap, 'media'> & Partial<Pick<FullIdMap, 'media'>>;

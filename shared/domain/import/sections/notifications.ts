@@ -20,8 +20,15 @@ const OBJECT_KINDS: Record<(typeof NOTIFICATION_OBJECT_TYPES)[number], RefKind> 
   topic: 'topic',
   user: 'user',
 };
-const objectKind = (objectType: string): RefKind | undefined =>
-  (OBJECT_KINDS as Record<string, RefKind | undefined>)[objectType];
+/** The kind of item a notification's `object` ref names, by its `object_type`; refused when it names none. */
+function objectKind(objectType: string, where: string): RefKind {
+  const kind = (OBJECT_KINDS as Record<string, RefKind | undefined>)[objectType];
+  if (kind === undefined)
+    throw new ImportError(
+      `${where}: object: a ref needs object_type ${NOTIFICATION_OBJECT_TYPES.join(', ')}`,
+    );
+  return kind;
+}
 
 /**
  * Existing recipients by user id: their notification stats when the import read them, or null when they have
@@ -50,11 +57,7 @@ export const notificationsSection = defineSection({
       if (notification.actor !== null) scope.user(notification.actor, `${where}: actor`);
       const object = notification.object;
       if (typeof object !== 'string') return;
-      const kind = objectKind(notification.object_type);
-      if (kind === undefined)
-        throw new ImportError(
-          `${where}: object: a ref needs object_type ${NOTIFICATION_OBJECT_TYPES.join(', ')}`,
-        );
+      const kind = objectKind(notification.object_type, where);
       scope.require(kind, object, `${where}: object`, notification.object_type);
     });
   },
@@ -84,7 +87,6 @@ export const notificationsSection = defineSection({
       const id = context.takeId('notification');
       const createdAt = notification.created_at ?? context.now;
       const object = notification.object;
-      const kind = objectKind(notification.object_type);
       let item: NotificationItem = {
         id,
         user_id: context.userId(notification.user),
@@ -94,7 +96,10 @@ export const notificationsSection = defineSection({
         action_url: notification.action_url,
         is_read: notification.is_read,
         actor_id: notification.actor === null ? null : context.userId(notification.actor),
-        object_id: typeof object === 'string' ? context.idOf(kind!, object) : object,
+        object_id:
+          typeof object === 'string'
+            ? context.idOf(objectKind(notification.object_type, itemName('notifications', i)), object)
+            : object,
         object_type: notification.object_type,
         created_at: createdAt,
         read_at: notification.is_read ? (notification.read_at ?? createdAt) : null,

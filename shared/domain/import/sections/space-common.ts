@@ -1,12 +1,5 @@
-import { spaceSlugGuardKey, spaceStatsKey } from '../../../db/keys/spaces.ts';
-import {
-  type SpaceItem,
-  type SpaceRole,
-  storedMembership,
-  storedSpace,
-  storedSpaceSlugGuard,
-  storedSpaceStats,
-} from '../../spaces/index.ts';
+import { spaceSlugGuardKey } from '../../../db/keys/spaces.ts';
+import { createdSpaceWrites, membershipWrites, type SpaceItem, type SpaceRole } from '../../spaces/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
 import { itemName } from '../import-error.ts';
 import type { ImportCourse, ImportSpace } from '../import-schema.ts';
@@ -38,8 +31,9 @@ export function resolveSpaceLike(
   if (item.created_by !== undefined) scope.user(item.created_by, `${where}: created_by`);
   for (const member of members) scope.user(member.user, member.reference);
   ReferenceScope.distinct(
-    members.map((member) => member.user),
-    (m) => members[m]!.entry,
+    members,
+    (member) => member.user,
+    (member) => member.entry,
   );
 }
 
@@ -93,13 +87,11 @@ export function buildSpaceLike(
   members: readonly Pick<ListedMember, 'user' | 'role'>[],
 ): void {
   context.spaces.set(space.id, space);
-  context.plan.guard(storedSpaceSlugGuard(space.slug, space.id), `${label}: slug "${space.slug}"`);
+  const writes = createdSpaceWrites(space, counters);
+  context.plan.guard(writes.guard, `${label}: slug "${space.slug}"`);
   context.plan.unit(label, [
-    storedSpace(space),
-    {
-      item: storedSpaceStats(space.id, { members_count: 0, ...counters }),
-      unchanged: ['members_count', ...Object.keys(counters)],
-    },
+    writes.space,
+    { item: writes.stats, unchanged: ['members_count', ...Object.keys(counters)] },
   ]);
   for (const member of members) buildMembership(context, label, space, member);
 }
@@ -119,7 +111,7 @@ export function buildMembership(
     counts?: Readonly<Record<string, number>>;
   } = {},
 ): void {
-  const membership = storedMembership({
+  const { item, joined } = membershipWrites({
     space_id: space.id,
     user_id: context.userId(member.user),
     role: member.role,
@@ -130,7 +122,7 @@ export function buildMembership(
     label,
     [
       {
-        item: { ...membership, ...extra.attributes },
+        item: { ...item, ...extra.attributes },
         unchanged: [
           'role',
           'status',
@@ -138,15 +130,6 @@ export function buildMembership(
         ],
       },
     ],
-    [
-      {
-        key: spaceStatsKey(space.id),
-        deltas: {
-          members_count: 1,
-          ...(member.role === 'student' ? { students_count: 1 } : {}),
-          ...extra.counts,
-        },
-      },
-    ],
+    [{ key: joined.key, deltas: { ...joined.deltas, ...extra.counts } }],
   );
 }

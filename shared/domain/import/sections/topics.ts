@@ -1,7 +1,11 @@
 import { topicSlugGuardKey } from '../../../db/keys/topics.ts';
 import { importedTopicWrites, nextTopicSerial, slugify, type TopicItem } from '../../topics/index.ts';
 import { ImportError, itemName } from '../import-error.ts';
+import type { ImportTopic } from '../import-schema.ts';
 import { defineSection } from './section.ts';
+
+/** A topic's slug: the one given, else the one generated from its title (resolve refuses an empty one). */
+const slugOf = (topic: ImportTopic): string => topic.slug ?? slugify(topic.title);
 
 /**
  * `topics`: each topic with its slug guard, counted on the shared topic totals. A topic without a slug gets the
@@ -14,11 +18,10 @@ export const topicsSection = defineSection({
   resolve(topics, scope) {
     topics.forEach((topic, i) => {
       const where = itemName('topics', i, topic.ref);
-      topic.slug ??= slugify(topic.title);
-      if (topic.slug === '')
-        throw new ImportError(`${where}: slug: cannot be generated from the title; give one`);
+      const slug = slugOf(topic);
+      if (slug === '') throw new ImportError(`${where}: slug: cannot be generated from the title; give one`);
       scope.define('topic', topic.ref, i, where);
-      scope.unique('topic-slug', topic.slug, where, 'slug');
+      scope.unique('topic-slug', slug, where, 'slug');
     });
     // Parents after every ref is known, so a parent listed later is named as such rather than as unknown.
     topics.forEach((topic, i) => {
@@ -32,8 +35,8 @@ export const topicsSection = defineSection({
 
   mustBeFree: (topics) =>
     topics.map((topic, i) => ({
-      key: topicSlugGuardKey(topic.slug!),
-      message: `${itemName('topics', i, topic.ref)}: slug "${topic.slug}" is already taken`,
+      key: topicSlugGuardKey(slugOf(topic)),
+      message: `${itemName('topics', i, topic.ref)}: slug "${slugOf(topic)}" is already taken`,
     })),
 
   ids: (topics) => ({ topic: topics.length }),
@@ -53,7 +56,7 @@ export const topicsSection = defineSection({
         id,
         title: topic.title,
         title_lc: topic.title.toLowerCase(),
-        slug: topic.slug!,
+        slug: slugOf(topic),
         description: topic.description,
         color: topic.color ?? '',
         icon: topic.icon,

@@ -45,7 +45,8 @@ export const usersSection = defineSection({
 
   ids: (users) => ({ user: users.length }),
 
-  prepare: async () => ({ pepper: await passwordPepper() }),
+  // The pepper is read only when there are passwords to hash (an empty section hashes none).
+  prepare: async (users) => ({ pepper: users.length === 0 ? '' : await passwordPepper() }),
 
   build(users, context, prepared) {
     const output: Record<string, { id: number; username: string; app_password: string }> = {};

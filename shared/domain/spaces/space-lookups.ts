@@ -4,18 +4,23 @@ import { batchGetItems, getItem, getItems, parseItem, queryAll } from '../../db/
 import * as v from 'valibot';
 import { type MembershipItem, MembershipItemSchema, type SpaceItem, SpaceItemSchema } from './space-item.ts';
 
-/** Spaces, courses and memberships, one method per access pattern (ACCESS_PATTERNS.md, "Spaces"). */
+/**
+ * The spaces domain's public reads (ACCESS_PATTERNS.md, "Spaces"): spaces, courses and memberships, one function
+ * per access pattern, alone or as reads to send with others in one BatchGetItem. The answers are parsed (no keys),
+ * never stored items; other domains read spaces only through these.
+ */
 
 export function findSpaceById(spaceId: number): Promise<SpaceItem | undefined> {
   return getItem(spaceKey(spaceId), SpaceItemSchema);
 }
 
 /** `findSpaceById` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
-export const spaceRead = (spaceId: number) => itemRead(spaceKey(spaceId), SpaceItemSchema);
+export const spaceRead = (spaceId: number, options: { consistent?: boolean } = {}) =>
+  itemRead(spaceKey(spaceId), SpaceItemSchema, options);
 
 /** `findMembership` as a read to send with others in one BatchGetItem. */
-export const membershipRead = (spaceId: number, userId: number) =>
-  itemRead(membershipKey(spaceId, userId), MembershipItemSchema);
+export const membershipRead = (spaceId: number, userId: number, options: { consistent?: boolean } = {}) =>
+  itemRead(membershipKey(spaceId, userId), MembershipItemSchema, options);
 
 /** Many spaces by id (BatchGetItem); unknown ids are absent from the map. */
 export async function findSpacesByIds(spaceIds: readonly number[]): Promise<Map<number, SpaceItem>> {
@@ -140,4 +145,29 @@ export function spacesWithStatsAndMembershipsRead(
       return { spaces, stats, memberships };
     },
   };
+}
+
+/** A membership with the migration run that wrote it, if one did (`migration_run`, absent on the platform's own). */
+export type MembershipWithRun = MembershipItem & { readonly migration_run?: string | undefined };
+
+const MembershipWithRunSchema = v.object({
+  ...MembershipItemSchema.entries,
+  migration_run: v.optional(v.string()),
+});
+
+/**
+ * Many (space, user) memberships in one strongly consistent BatchGetItem per 100, with the run that migrated each:
+ * the migration decides from it whether a membership is its own (counted) or the platform's (left as it is).
+ * Keyed `<space_id>:<user_id>`; absent ones are absent.
+ */
+export async function findMembershipsWithRun(
+  pairs: readonly { readonly spaceId: number; readonly userId: number }[],
+): Promise<Map<string, MembershipWithRun>> {
+  if (pairs.length === 0) return new Map();
+  const found = await batchGetItems(
+    pairs.map(({ spaceId, userId }) => membershipKey(spaceId, userId)),
+    MembershipWithRunSchema,
+    { consistent: true },
+  );
+  return new Map(found.map((membership) => [`${membership.space_id}:${membership.user_id}`, membership]));
 }
