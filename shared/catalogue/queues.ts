@@ -101,6 +101,12 @@ export const QUEUES = [
 export type QueueName = (typeof QUEUES)[number]['name'];
 export const QUEUE_NAMES = QUEUES.map((queue) => queue.name) as QueueName[];
 
+/** A queue's catalogue entry (every queue name has one). */
+export function queueNamed(name: QueueName): (typeof QUEUES)[number] {
+  for (const queue of QUEUES) if (queue.name === name) return queue;
+  throw new Error(`queue ${name} is not in the catalogue`);
+}
+
 /** The environment variable carrying a queue's URL: `mail` → `QUEUE_URL_MAIL`. */
 export type QueueUrlVariable = `QUEUE_URL_${Uppercase<QueueName>}`;
 export const queueUrlVariable = <N extends string>(name: N): `QUEUE_URL_${Uppercase<N>}` =>

@@ -17,7 +17,7 @@ const MAX_ATTEMPTS = 10;
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
 /** Runs `work` on every item, at most `parallel` at a time (each lane takes the next item when it is free). */
-async function inLanes<T>(items: readonly T[], parallel: number, work: (item: T) => Promise<void>) {
+export async function inLanes<T>(items: readonly T[], parallel: number, work: (item: T) => Promise<void>) {
   const queue = items.values();
   const lane = async () => {
     for (let next = queue.next(); !next.done; next = queue.next()) await work(next.value);

@@ -1,4 +1,4 @@
-import type { ItemKey } from './partition.ts';
+import { type ItemKey, itemKeyId } from './partition.ts';
 import { batchGetRawItems, type ItemSchema, parseItem } from './reads.ts';
 
 /**
@@ -19,8 +19,6 @@ export interface KeyedRead<T> {
   /** The answer from what was found; may read again in the rare case the item is not where it is expected. */
   readonly settle: (found: FoundItems) => T | Promise<T>;
 }
-
-const keyId = (key: ItemKey): string => `${key.pk}\u0000${key.sk}`;
 
 /** One item, parsed; undefined when absent. */
 export const itemRead = <T>(
@@ -75,7 +73,7 @@ export async function readTogether<T extends readonly unknown[]>(
   const keys = all.flatMap((read) => read.keys);
   const consistent = all.some((read) => read.consistent);
   const items = keys.length === 0 ? [] : await batchGetRawItems(keys, consistent);
-  const byKey = new Map(items.map((item) => [keyId(item as unknown as ItemKey), item]));
-  const found: FoundItems = { get: (key) => byKey.get(keyId(key)) };
+  const byKey = new Map(items.map((item) => [itemKeyId(item), item]));
+  const found: FoundItems = { get: (key) => byKey.get(itemKeyId(key)) };
   return (await Promise.all(all.map((read) => read.settle(found)))) as unknown as T;
 }

@@ -49,6 +49,15 @@ export async function batchGetItems<T>(
 }
 
 /**
+ * Which of these keys name an existing item (as `itemKeyId`s): the existence checks of idempotent writers, which
+ * read keys only. Strongly consistent: they decide what to write.
+ */
+export async function presentKeys(keys: readonly ItemKey[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  return new Set((await batchGetRaw(keys, true)).map(itemKeyId));
+}
+
+/**
  * A few items of different kinds in one round trip (one BatchGetItem of at most 100 keys), each parsed with its
  * own schema; the answer follows the order asked, `undefined` where an item is absent. `consistent` makes every
  * read strongly consistent (decisions that must see the latest write, e.g. the authorizer's).

@@ -169,10 +169,13 @@ describe('copySourceImages', () => {
     expect(again.items).toEqual(copied.items);
 
     // The caller's part: put the items, move the counters once; the member's media list then shows them.
-    const writes = writesOf([
-      ...[...copied.items, ...again.items].map((item) => entry.put(item)),
-      ...copied.counters.map((counter) => entry.counter(counter.key, counter.deltas, counter.identity)),
-    ]);
+    const writes = writesOf(
+      [
+        ...[...copied.items, ...again.items].map((item) => entry.put(item)),
+        ...copied.counters.map((counter) => entry.counter(counter.key, counter.deltas, counter.identity)),
+      ],
+      { runId: 'uploads-test', chunkNo: 0 },
+    );
     await putItemsInBatches(writes.puts);
     await transactWrite(
       writes.tally

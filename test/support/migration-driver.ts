@@ -42,6 +42,8 @@ export interface Delivery {
   readonly afterKill?: (message: MigrationMessage) => Promise<void>;
   /** Lose this message: delete it without delivering it (a purged queue, a DLQ'd chunk never counted). */
   readonly lose?: (message: MigrationMessage) => boolean;
+  /** Delivers each message instead of the driver (which passes its own delivery as `deliver`): to observe it. */
+  readonly around?: (message: MigrationMessage, deliver: () => Promise<void>) => Promise<void>;
   /** Return as soon as the queue is empty, even with the run still in progress (it stopped moving). */
   readonly untilIdle?: boolean;
 }
@@ -75,7 +77,10 @@ export async function drive(queue: { sqs: SQSClient; url: string }, delivery: De
         await delivery.afterKill?.(message);
       }
       const deliveries = delivery.twice ? 2 : 1;
-      await Promise.all(Array.from({ length: deliveries }, () => processMigrationMessage(message, 1)));
+      const deliver = async () => {
+        await Promise.all(Array.from({ length: deliveries }, () => processMigrationMessage(message, 1)));
+      };
+      await (delivery.around ? delivery.around(message, deliver) : deliver());
       await queue.sqs.send(
         new DeleteMessageCommand({ QueueUrl: queue.url, ReceiptHandle: received.ReceiptHandle! }),
       );

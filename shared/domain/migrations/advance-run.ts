@@ -1,15 +1,18 @@
-import { QUEUES } from '../../catalogue/queues.ts';
+import { queueNamed } from '../../catalogue/queues.ts';
 import { publish } from '../../integrations/queue-publisher.ts';
-import { MIGRATION_ITEMS } from '../../vocabulary/migrations.ts';
+import type { MigrationItem } from '../../vocabulary/migrations.ts';
 import { nowIso } from '../dates.ts';
-import { chunksDoneName, chunksTotalName, counterOf, type RunItem, type RunPhase } from './run-item.ts';
+import {
+  chunksDoneName,
+  chunksTotalName,
+  counterOf,
+  phaseAfter,
+  phasesOf,
+  type RunItem,
+  type RunPhase,
+} from './run-item.ts';
+import type { RecordOutcome } from './record-chunk.ts';
 import { advancePhase, findRun, finishRun } from './run-repository.ts';
-
-/** The run's steps: its items in dependency order (groups → members → activities), then the tally. */
-export const phasesOf = (run: Pick<RunItem, 'items'>): RunPhase[] => [
-  ...MIGRATION_ITEMS.filter((item) => run.items.includes(item)),
-  'tally',
-];
 
 export const planMessage = (run: RunItem, phase: RunPhase) =>
   ({ kind: 'plan', source: 'buddypress', run_id: run.run_id, phase }) as const;
@@ -18,11 +21,24 @@ export const planMessage = (run: RunItem, phase: RunPhase) =>
  * A plan runs within one worker invocation: a phase still unplanned this long after it began had its plan message
  * lost (its sender died before sending it), not merely slow.
  */
-const PLAN_LOST_AFTER_MS = QUEUES.find((queue) => queue.name === 'migrations')!.timeoutSeconds * 1000;
+const PLAN_LOST_AFTER_MS = queueNamed('migrations').timeoutSeconds * 1000;
 
 /**
- * Called after each chunk is counted (and on every redelivery of a counted one): when the phase has all its chunks
- * counted, the one caller that wins the conditional phase change plans the next phase, or ends the run after the
+ * What follows a chunk's record (recordChunk): the delivery that counted a phase's last chunk moved the run to the
+ * next phase in that transaction and now plans it; one whose record could not tell reads the run afresh.
+ */
+export async function afterChunkRecorded(
+  run: RunItem,
+  phase: MigrationItem,
+  outcome: RecordOutcome,
+): Promise<void> {
+  if (outcome === 'counted_last') await publish('migrations', planMessage(run, phaseAfter(run, phase)));
+  else if (outcome === 'counted_unsure') await advanceIfPhaseDone(run.source, run.run_id, phase);
+}
+
+/**
+ * Called after a tally shard is counted, after a plan of no chunks, and on every redelivery of a counted chunk:
+ * when the phase has all its chunks counted, the one caller that wins the conditional phase change plans the next phase, or ends the run after the
  * tally. If that caller dies between the two, a redelivery coming once the plan must have been lost plans it
  * (planning twice only re-sends chunks, which count once; while the plan may still be running, redeliveries leave
  * it alone, or each would queue every chunk of the phase again). `migrate:resume` does the same on demand.

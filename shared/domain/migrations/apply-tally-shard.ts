@@ -1,8 +1,7 @@
-import * as v from 'valibot';
 import { counterCreation, counterUpdate } from '../../db/counters.ts';
 import { migrationRunKey, migrationRunTallies, migrationTallyPartKey } from '../../db/keys/migrations.ts';
-import type { ItemKey } from '../../db/partition.ts';
-import { batchGetItems, queryAll } from '../../db/reads.ts';
+import { itemKeyId } from '../../db/partition.ts';
+import { presentKeys, queryAll } from '../../db/reads.ts';
 import {
   MAX_TRANSACTION_ACTIONS,
   putAction,
@@ -19,7 +18,6 @@ const PART_SIZE = MAX_TRANSACTION_ACTIONS - 2;
 const PART_ATTEMPTS = 3;
 
 type Entry = ReturnType<Tally['entries']>[number];
-const idOf = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
 
 /**
  * Sums one shard over every counted chunk of the run and moves each counter item once, in parts of 98, each part
@@ -48,7 +46,7 @@ export async function applyTallyShard(run: RunItem, shard: number): Promise<bool
     const slice = entries.slice(part * PART_SIZE, (part + 1) * PART_SIZE);
     const creatable = await absentItems(slice.filter((entry) => entry.identity));
     for (let attempt = 1; ; attempt++) {
-      const moves = slice.map((entry) => moveOf(entry, creatable.has(idOf(entry.key))));
+      const moves = slice.map((entry) => moveOf(entry, creatable.has(itemKeyId(entry.key))));
       const outcome = await transactWriteIfConditionsHold([
         putAction(
           {
@@ -72,7 +70,8 @@ export async function applyTallyShard(run: RunItem, shard: number): Promise<bool
         throw new Error(
           `tally shard ${shard} part ${part}: conditions failed (${outcome.failed.join(', ')})`,
         );
-      for (const index of created) creatable.delete(idOf(slice[index - 1]!.key));
+      for (const [i, entry] of slice.entries())
+        if (created.includes(i + 1)) creatable.delete(itemKeyId(entry.key));
     }
   }
   return counted;
@@ -93,12 +92,6 @@ const shardDone = (run: RunItem): TransactAction =>
 
 /** The ids of the entries whose aggregate item does not exist (one strongly consistent read per 100). */
 async function absentItems(entries: readonly Entry[]): Promise<Set<string>> {
-  if (entries.length === 0) return new Set();
-  const present = await batchGetItems(
-    entries.map((entry) => entry.key),
-    v.object({ pk: v.string(), sk: v.string() }),
-    { consistent: true },
-  );
-  const found = new Set(present.map(idOf));
-  return new Set(entries.map((entry) => idOf(entry.key)).filter((id) => !found.has(id)));
+  const present = await presentKeys(entries.map((entry) => entry.key));
+  return new Set(entries.map((entry) => itemKeyId(entry.key)).filter((id) => !present.has(id)));
 }

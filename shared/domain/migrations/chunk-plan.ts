@@ -1,10 +1,12 @@
-import type { ItemKey } from '../../db/partition.ts';
-import type { TransactAction } from '../../db/transact.ts';
+import { type ItemKey, itemKeyId } from '../../db/partition.ts';
+import { migrationFeedMoveKey } from '../../db/keys/migrations.ts';
+import { putAction, type TransactAction } from '../../db/transact.ts';
+import { feedCommentsAddedAction } from '../feeds/index.ts';
 import type { MigrationCounted, MigrationItem } from '../../vocabulary/migrations.ts';
 import { LedgerRecord } from './ledger.ts';
 import { errorBytesLeft, type MigrationError, packChunkErrors } from './run-errors.ts';
 import { chunkKind, counterName, type Outcome, type RunItem } from './run-item.ts';
-import type { ChunkRecord } from './run-repository.ts';
+import type { ChunkRecord } from './record-chunk.ts';
 import { Tally } from './tally.ts';
 
 export type StoredItem = Record<string, unknown> & ItemKey;
@@ -77,30 +79,54 @@ export const entry = {
   feedComments: (postId: number, added: number): ChunkEntry => ({ kind: 'feed_comments', postId, added }),
 };
 
+export interface FeedCommentsMove {
+  readonly marker: TransactAction;
+  readonly move: TransactAction;
+}
+
 /** The writes of a chunk, all decided before the first one is sent. */
 export interface ChunkWrites {
   /** Each key once: a later put of a key replaces an earlier one (a batch may name a key once). */
   readonly puts: readonly StoredItem[];
   readonly updates: readonly TransactAction[];
-  /** Feed id (created by an earlier run) → comments this chunk adds under it. */
-  readonly feedComments: ReadonlyMap<number, number>;
+  /**
+   * An earlier run's feed gaining this chunk's comments: its `comments_count` move, with the marker that makes the
+   * chunk move it once (write-chunk.ts sends many such pairs per transaction).
+   */
+  readonly feedComments: readonly FeedCommentsMove[];
   /** The aggregate moves, summed per counter item. */
   readonly tally: Tally;
 }
 
-export function writesOf(entries: readonly ChunkEntry[]): ChunkWrites {
+export function writesOf(
+  entries: readonly ChunkEntry[],
+  chunk: { readonly runId: string; readonly chunkNo: number },
+): ChunkWrites {
   const puts = new Map<string, StoredItem>();
   const updates: TransactAction[] = [];
   const feedComments = new Map<number, number>();
   const tally = new Tally();
   for (const e of entries) {
-    if (e.kind === 'put') puts.set(`${e.item.pk}\u0000${e.item.sk}`, e.item);
+    if (e.kind === 'put') puts.set(itemKeyId(e.item), e.item);
     else if (e.kind === 'update') updates.push(e.action);
     else if (e.kind === 'counter') tally.add(e.key, e.deltas, e.identity);
     else if (e.kind === 'feed_comments')
       feedComments.set(e.postId, (feedComments.get(e.postId) ?? 0) + e.added);
   }
-  return { puts: [...puts.values()], updates, feedComments, tally };
+  const moves = [...feedComments]
+    .sort(([a], [b]) => a - b)
+    .map(([postId, added]) => ({
+      marker: putAction(
+        {
+          ...migrationFeedMoveKey(chunk.runId, chunk.chunkNo, postId),
+          entity: 'migration_feed_move',
+          run_id: chunk.runId,
+        },
+        { ifAbsent: true },
+      ),
+      move: feedCommentsAddedAction(postId, added),
+    }));
+  return { puts: [...puts.values()], updates, feedComments: moves, tally };
 }
 
 /** The chunk as mapped, planned as one value: what to write, then what to record once it is written. */
@@ -118,7 +144,7 @@ export function planChunk(
   chunk: { readonly phase: MigrationItem; readonly chunkNo: number },
   entries: readonly ChunkEntry[],
 ): ChunkPlan {
-  const writes = writesOf(entries);
+  const writes = writesOf(entries, { runId: run.run_id, chunkNo: chunk.chunkNo });
   const counters: Record<string, number> = {};
   const errors: MigrationError[] = [];
   const ledger = new LedgerRecord();

@@ -1,15 +1,17 @@
-import { QUEUES } from '../../catalogue/queues.ts';
+import { queueNamed } from '../../catalogue/queues.ts';
 import { openBuddypressSource } from '../../integrations/buddypress/connect.ts';
 import type { MigrationMessage } from '../../messages/index.ts';
 import type { MigrationCounted } from '../../vocabulary/migrations.ts';
 import { nowIso } from '../dates.ts';
-import { advanceIfPhaseDone } from './advance-run.ts';
+import { afterChunkRecorded } from './advance-run.ts';
 import { underSpam } from './comment-trees.ts';
 import { errorBytesLeft, packChunkErrors } from './run-errors.ts';
 import { counterName, counterOf, type RunItem } from './run-item.ts';
-import { finishRun, isChunkRecorded, recordChunk } from './run-repository.ts';
+import { recordChunk } from './record-chunk.ts';
+import { finishRun, isChunkRecorded } from './run-repository.ts';
 
-const MAX_RECEIVES = QUEUES.find((queue) => queue.name === 'migrations')!.maxReceiveCount;
+/** Deliveries of a `migrations` message before it goes to the DLQ: the last one gives up (`giveUp`). */
+export const MAX_RECEIVES = queueNamed('migrations').maxReceiveCount;
 
 type ChunkMessage = Extract<MigrationMessage, { kind: 'chunk' }>;
 
@@ -37,7 +39,7 @@ export async function giveUp(run: RunItem, message: MigrationMessage, error: unk
   const counters: Record<string, number> = rows
     ? Object.fromEntries(rows.counted.map(([item, count]) => [counterName(item, 'failed'), count]))
     : { [counterName(message.phase, 'failed')]: message.rows };
-  await recordChunk(run, {
+  const outcome = await recordChunk(run, {
     phase: message.phase,
     chunkNo: message.chunk,
     counters,
@@ -52,7 +54,7 @@ export async function giveUp(run: RunItem, message: MigrationMessage, error: unk
       errorBytesLeft(run),
     ),
   });
-  await advanceIfPhaseDone(run.source, run.run_id, message.phase);
+  await afterChunkRecorded(run, message.phase, outcome);
 }
 
 /** What the chunk's rows count, as the source has them now. */

@@ -51,6 +51,14 @@ export class IdSpace {
     return segment && segment.first + sourceId - segment.from;
   }
 
+  /** The target of an id this space covers (as `idSpaceCovering` made it): asking for another is a bug. */
+  coveredTarget(sourceId: number): number {
+    const target = this.targetOf(sourceId);
+    if (target === undefined)
+      throw new Error(`the ${this.name} id space does not cover source id ${sourceId}`);
+    return target;
+  }
+
   covers(sourceId: number): boolean {
     return this.targetOf(sourceId) !== undefined;
   }
@@ -158,18 +166,39 @@ export async function idSpaceCovering(
   return space;
 }
 
+/** Source id → target id, for the source ids it was made for: `of` any of them has an answer. */
+export class TargetIds implements Iterable<[number, number]> {
+  readonly #targets: ReadonlyMap<number, number>;
+
+  constructor(targets: Iterable<[number, number]>) {
+    this.#targets = new Map(targets);
+  }
+
+  of(sourceId: number): number {
+    const target = this.#targets.get(sourceId);
+    if (target === undefined) throw new Error(`no target id was looked up for source id ${sourceId}`);
+    return target;
+  }
+
+  values(): IterableIterator<number> {
+    return this.#targets.values();
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, number]> {
+    return this.#targets.entries();
+  }
+}
+
 /** The target id of every source id given (see `idSpaceCovering`). */
 export async function targetIds(
   source: string,
   name: MigrationIdSpaceName,
   sourceIds: readonly number[],
   runId?: string,
-): Promise<Map<number, number>> {
-  if (sourceIds.length === 0) return new Map();
+): Promise<TargetIds> {
+  if (sourceIds.length === 0) return new TargetIds([]);
   const space = await idSpaceCovering(source, name, sourceIds, runId);
-  const answer = new Map<number, number>();
-  for (const id of sourceIds) answer.set(id, space.targetOf(id)!);
-  return answer;
+  return new TargetIds(sourceIds.map((id) => [id, space.coveredTarget(id)]));
 }
 
 /** The stored id space as it is (tests and tools): undefined when no run has reserved one yet. */

@@ -23,8 +23,15 @@ const EntrySchema = v.object({
 
 /** Sorted ids as gaps, JSON, gzipped: a chunk's thousands of close ids take a few kilobytes. */
 function packIds(ids: Iterable<number>): Uint8Array {
-  const sorted = [...new Set(ids)].sort((a, b) => a - b);
-  return gzipSync(JSON.stringify(sorted.map((id, i) => (i === 0 ? id : id - sorted[i - 1]!))));
+  let previous = 0;
+  const gaps = [...new Set(ids)]
+    .sort((a, b) => a - b)
+    .map((id) => {
+      const gap = id - previous;
+      previous = id;
+      return gap;
+    });
+  return gzipSync(JSON.stringify(gaps));
 }
 
 function unpackIds(packed: Uint8Array): number[] {

@@ -1,13 +1,12 @@
-import * as v from 'valibot';
 import { commentKey, postKey, postListingKey } from '../../db/keys/feeds.ts';
-import type { ItemKey } from '../../db/partition.ts';
-import { batchGetItems } from '../../db/reads.ts';
+import { type ItemKey, itemKeyId } from '../../db/partition.ts';
+import { presentKeys } from '../../db/reads.ts';
 import type { ActivityRow } from '../../integrations/buddypress/source.ts';
 import { contentUpdate, type FeedPlace, newCommentEntries, newPostEntries } from './activity-targets.ts';
 import type { ChunkInput } from './chunk-input.ts';
 import { type ChunkEntry, entry } from './chunk-plan.ts';
 import { nearestParent, underSpam } from './comment-trees.ts';
-import { targetIds } from './id-spaces.ts';
+import { type TargetIds, targetIds } from './id-spaces.ts';
 import { migratedRows } from './ledger.ts';
 import { DELETED, groupSpaces } from './space-resolver.ts';
 import { resolveUsers } from './user-resolver.ts';
@@ -31,7 +30,7 @@ interface Known {
   readonly users: ReadonlyMap<number, number>;
   readonly earlierRoots: ReadonlySet<number>;
   readonly earlierComments: ReadonlySet<number>;
-  readonly commentIds: ReadonlyMap<number, number>;
+  readonly commentIds: TargetIds;
   /** Root id → its target; absent: the root cannot be migrated (its failure is among `entries`). */
   readonly targets: ReadonlyMap<number, RootTarget>;
   /** The resolvers' warnings and the roots' failures and skips. */
@@ -52,7 +51,7 @@ export async function migrateActivities(
 ): Promise<ChunkEntry[]> {
   const trees = await readTrees(context, rows);
   const known = await readKnown(context, trees);
-  const present = await existingTargets(keysToRead(context, trees, known));
+  const present = await presentKeys(keysToRead(context, trees, known));
   const comments = commentEntries(context, trees, known, present);
   return [...known.entries, ...comments.entries, ...rootEntries(context, known, present, comments.newUnder)];
 }
@@ -110,7 +109,7 @@ async function readKnown(context: ChunkInput, { roots, comments }: Trees): Promi
       entries.push(entry.failed('activities', root.id, `author ${root.userId} not found`));
     else {
       const place = {
-        postId: postIds.get(root.id)!,
+        postId: postIds.of(root.id),
         spaceId: space?.spaceId ?? null,
         privacy: space?.privacy ?? null,
       };
@@ -151,7 +150,7 @@ function keysToRead(context: ChunkInput, { comments }: Trees, known: Known): Ite
     ...comments.flatMap((comment) =>
       (known.earlierComments.has(comment.id) && !context.skipExisting) ||
       (context.retry && !known.earlierComments.has(comment.id))
-        ? [commentKey(known.commentIds.get(comment.id)!)]
+        ? [commentKey(known.commentIds.of(comment.id))]
         : [],
     ),
   ];
@@ -182,8 +181,8 @@ function commentEntries(
       entries.push(entry.failed('comments', comment.id, `author ${comment.userId} not found`));
       continue;
     }
-    const commentId = known.commentIds.get(comment.id)!;
-    const exists = present.has(keyId(commentKey(commentId)));
+    const commentId = known.commentIds.of(comment.id);
+    const exists = present.has(itemKeyId(commentKey(commentId)));
     commentTargets.set(comment.id, commentId);
     if (known.earlierComments.has(comment.id)) {
       entries.push(
@@ -194,7 +193,7 @@ function commentEntries(
       continue;
     }
     // A new comment under an earlier run's feed the platform has deleted since: nothing to hang it from.
-    if (target.kind === 'earlier' && !present.has(keyId(postKey(target.place.postId)))) {
+    if (target.kind === 'earlier' && !present.has(itemKeyId(postKey(target.place.postId)))) {
       entries.push(entry.row('comments', 'skipped'));
       continue;
     }
@@ -225,15 +224,15 @@ function rootEntries(
   return [...known.targets.values()].flatMap((target): ChunkEntry[] => {
     if (target.kind === 'new') {
       const { place, row, userId } = target;
-      const put = !present.has(keyId(postKey(place.postId)));
-      const putListing = !present.has(keyId(postListingKey(place.postId)));
+      const put = !present.has(itemKeyId(postKey(place.postId)));
+      const putListing = !present.has(itemKeyId(postListingKey(place.postId)));
       return [
         ...newPostEntries(context, row, place, userId, newUnder.get(place.postId) ?? 0, { put, putListing }),
         entry.created('activities', row.id),
       ];
     }
     if (target.kind === 'earlier') {
-      if (context.skipExisting || !present.has(keyId(postKey(target.place.postId))))
+      if (context.skipExisting || !present.has(itemKeyId(postKey(target.place.postId))))
         return [entry.row('activities', 'skipped')];
       return [
         entry.update(contentUpdate('post', target.place.postId, target.row)),
@@ -242,12 +241,4 @@ function rootEntries(
     }
     return [];
   });
-}
-
-const keyId = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
-
-async function existingTargets(keys: readonly ItemKey[]): Promise<Set<string>> {
-  if (keys.length === 0) return new Set();
-  const found = await batchGetItems(keys, v.object({ pk: v.string(), sk: v.string() }), { consistent: true });
-  return new Set(found.map(keyId));
 }

@@ -50,37 +50,39 @@ export async function migrateGroups(context: ChunkInput, rows: readonly GroupRow
   ]);
   const creators = resolved.users;
   const mapped: ChunkEntry[] = [];
-  const fresh: SpaceItem[] = [];
-  const groupOf = new Map<number, number>();
+  /** The spaces of groups new to the platform, each with its group's source id. */
+  const fresh: { space: SpaceItem; groupId: number }[] = [];
   const updates: { row: GroupRow; spaceId: number }[] = [];
   for (const row of rows) {
     const privacy = privacyOf(row.status);
     if (!privacy) mapped.push(entry.failed('groups', row.id, `unknown group status "${row.status}"`));
     else if (!earlier.has(row.id)) {
-      fresh.push(newSpace(context, row, spaceIds.get(row.id)!, privacy, creators.get(row.creatorId) ?? 0));
-      groupOf.set(spaceIds.get(row.id)!, row.id);
+      const space = newSpace(context, row, spaceIds.of(row.id), privacy, creators.get(row.creatorId) ?? 0);
+      fresh.push({ space, groupId: row.id });
       mapped.push(entry.created('groups', row.id));
     } else if (context.skipExisting) mapped.push(entry.row('groups', 'skipped'));
-    else updates.push({ row, spaceId: spaceIds.get(row.id)! });
+    else updates.push({ row, spaceId: spaceIds.of(row.id) });
   }
   // A retry finds the spaces an earlier delivery created: they are this run's, already whole.
-  const existing = context.retry ? await existingSpaces(fresh.map((space) => space.id)) : new Set<number>();
-  const toCreate = fresh.filter((space) => !existing.has(space.id));
+  const existing = context.retry
+    ? await existingSpaces(fresh.map(({ space }) => space.id))
+    : new Set<number>();
+  const toCreate = fresh.filter(({ space }) => !existing.has(space.id));
   // A group's images belong to its creator's media, or (creator unknown) to the administrator running the migration.
   const { images, warnings } = await copyImagesOf(
     context,
     'group',
-    toCreate.flatMap((space) => {
+    toCreate.flatMap(({ space, groupId }) => {
       const uploaderId = space.created_by || run.started_by || 0;
       return uploaderId > 0
-        ? [{ sourceId: groupOf.get(space.id)!, uploaderId, objectId: space.id, createdAt: space.created_at }]
+        ? [{ sourceId: groupId, uploaderId, objectId: space.id, createdAt: space.created_at }]
         : [];
     }),
   );
   await createSpaces(
     context,
-    toCreate.map((space) => {
-      const copied = images.get(groupOf.get(space.id)!);
+    toCreate.map(({ space, groupId }) => {
+      const copied = images.get(groupId);
       return {
         ...space,
         logo: copied?.avatarUrl ?? space.logo,

@@ -1,8 +1,8 @@
 import type { MigrationItem } from '../../vocabulary/migrations.ts';
 import { toSqlDateTime } from '../dates.ts';
-import { phasesOf } from './advance-run.ts';
 import { unpackRunErrors } from './run-errors.ts';
 import {
+  phasesOf,
   chunksDoneName,
   chunksTotalName,
   counterName,

@@ -1,29 +1,19 @@
-import { putItemsInBatches, updateItemsInParallel } from '../../db/batch-write.ts';
-import { QUEUES } from '../../catalogue/queues.ts';
 import { openBuddypressSource } from '../../integrations/buddypress/connect.ts';
 import type { BuddypressSource } from '../../integrations/buddypress/source.ts';
 import type { MigrationMessage } from '../../messages/index.ts';
-import { advanceIfPhaseDone } from './advance-run.ts';
+import { advanceIfPhaseDone, afterChunkRecorded } from './advance-run.ts';
 import { ChunkInput } from './chunk-input.ts';
-import { type ChunkEntry, type ChunkPlan, planChunk } from './chunk-plan.ts';
-import { giveUp } from './give-up.ts';
+import { type ChunkEntry, planChunk } from './chunk-plan.ts';
+import { giveUp, MAX_RECEIVES } from './give-up.ts';
 import { migrateActivities } from './migrate-activities.ts';
 import { migrateGroups } from './migrate-groups.ts';
 import { migrateMembers } from './migrate-members.ts';
 import { planPhase } from './plan-phase.ts';
 import type { RunItem } from './run-item.ts';
-import {
-  claimChunkAttempt,
-  findRun,
-  findRunAndChunk,
-  moveFeedComments,
-  recordChunk,
-} from './run-repository.ts';
+import { recordChunk } from './record-chunk.ts';
+import { claimChunkAttempt, findRun, findRunAndChunk } from './run-repository.ts';
 import { applyTallyShard } from './apply-tally-shard.ts';
-
-const MAX_RECEIVES = QUEUES.find((queue) => queue.name === 'migrations')!.maxReceiveCount;
-/** BatchWriteItem calls in flight per chunk. */
-const PARALLEL_BATCHES = 4;
+import { writeChunk } from './write-chunk.ts';
 
 type ChunkMessage = Extract<MigrationMessage, { kind: 'chunk' }>;
 
@@ -61,8 +51,10 @@ export async function processMigrationMessage(
 /**
  * A chunk flows one way: read its rows, map them to values (reads only, but for the users and spaces that must
  * exist first, created behind their guards), plan the writes and the record as one value, write the targets
- * (idempotent puts at id-space ids, in-place updates of an earlier run's targets), then record the chunk: its
- * counts, errors, tally and ledger entries once (recordChunk). Each step is safe to repeat.
+ * (idempotent puts at id-space ids, in-place updates of an earlier run's targets, earlier feeds' comment counts
+ * behind their markers), then record the chunk: its counts, errors, tally and ledger entries once, and the phase
+ * change when it is the phase's last (recordChunk). Each step is safe to repeat. The run item is read once, with
+ * the chunk's marker, and written once, by the record: two round trips.
  */
 async function runChunk(
   run: RunItem,
@@ -70,19 +62,17 @@ async function runChunk(
   message: ChunkMessage,
   recorded: boolean,
 ): Promise<void> {
-  if (!recorded) {
-    const first = await claimChunkAttempt(run, message.phase, message.chunk);
-    const input = new ChunkInput(run, source, message.chunk, !first);
-    const plan = planChunk(
-      run,
-      { phase: message.phase, chunkNo: message.chunk },
-      await mapRange(input, message),
-    );
-    await writeChunk(run, message.chunk, plan);
-    await recordChunk(run, plan.record);
-  }
   // A chunk counted already (a redelivery) wrote nothing since the run was read: that read decides.
-  await advanceIfPhaseDone(run.source, run.run_id, message.phase, recorded ? run : undefined);
+  if (recorded) return advanceIfPhaseDone(run.source, run.run_id, message.phase, run);
+  const first = await claimChunkAttempt(run, message.phase, message.chunk);
+  const input = new ChunkInput(run, source, message.chunk, !first);
+  const plan = planChunk(
+    run,
+    { phase: message.phase, chunkNo: message.chunk },
+    await mapRange(input, message),
+  );
+  await writeChunk(plan.writes);
+  await afterChunkRecorded(run, message.phase, await recordChunk(run, plan.record));
 }
 
 async function mapRange(input: ChunkInput, message: ChunkMessage): Promise<ChunkEntry[]> {
@@ -92,11 +82,4 @@ async function mapRange(input: ChunkInput, message: ChunkMessage): Promise<Chunk
   if (message.phase === 'members')
     return migrateMembers(input, await source.membershipsInRange(message.after, message.up_to));
   return migrateActivities(input, await source.rootActivitiesInRange(message.after, message.up_to));
-}
-
-/** The planned writes: puts in parallel batches, then updates, then earlier runs' feeds gaining comments. */
-async function writeChunk(run: RunItem, chunkNo: number, { writes }: ChunkPlan): Promise<void> {
-  await putItemsInBatches(writes.puts, { parallel: PARALLEL_BATCHES });
-  await updateItemsInParallel(writes.updates, { parallel: PARALLEL_BATCHES });
-  for (const [postId, added] of writes.feedComments) await moveFeedComments(run, chunkNo, postId, added);
 }

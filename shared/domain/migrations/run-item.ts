@@ -53,6 +53,21 @@ export type RunPhase = MigrationItem | 'tally';
 export const chunkKind = (phase: MigrationItem): MigrationLedgerKind =>
   phase === 'groups' ? 'group' : phase === 'members' ? 'membership' : 'activity';
 export const chunksDoneName = (phase: RunPhase) => `chunks_done_${phase}`;
+
+/** The run's steps: its items in dependency order (groups → members → activities), then the tally. */
+export const phasesOf = (run: Pick<RunItem, 'items'>): RunPhase[] => [
+  ...MIGRATION_ITEMS.filter((item) => run.items.includes(item)),
+  'tally',
+];
+
+/** A run's first step (a run of no items would go straight to its tally). */
+export const firstPhase = (run: Pick<RunItem, 'items'>): RunPhase => phasesOf(run)[0] ?? 'tally';
+
+/** The step after an item's chunks: a later item, or the tally (every run ends with it). */
+export const phaseAfter = (run: Pick<RunItem, 'items'>, phase: MigrationItem): RunPhase => {
+  const phases = phasesOf(run);
+  return phases[phases.indexOf(phase) + 1] ?? 'tally';
+};
 export const chunksTotalName = (phase: RunPhase) => `chunks_total_${phase}`;
 
 /** A run's counter, 0 when never moved. */

@@ -2,24 +2,14 @@ import { getItem, getItems } from '../../db/reads.ts';
 import {
   migrationChunkAttemptKey,
   migrationChunkKey,
-  migrationFeedMoveKey,
   migrationLockKey,
   migrationRunKey,
 } from '../../db/keys/migrations.ts';
-import type { ItemKey } from '../../db/partition.ts';
-import {
-  deleteAction,
-  putAction,
-  type TransactAction,
-  transactWriteIfConditionsHold,
-  updateAction,
-} from '../../db/transact.ts';
+import { deleteAction, putAction, transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
 import * as v from 'valibot';
 import type { MigrationItem } from '../../vocabulary/migrations.ts';
-import { feedCommentsAddedAction } from '../feeds/index.ts';
 import {
   chunkKind,
-  chunksDoneName,
   chunksTotalName,
   type RunItem,
   type RunPhase,
@@ -88,66 +78,6 @@ export async function setPhaseChunks(run: RunItem, phase: RunPhase, chunks: numb
   ]);
 }
 
-export interface ChunkRecord {
-  readonly phase: MigrationItem;
-  readonly chunkNo: number;
-  /** Counter name → amount (progress counters only ever grow). */
-  readonly counters: Readonly<Record<string, number>>;
-  /** The chunk's errors, packed to fit the run's room (run-errors.ts). */
-  readonly errors?: Uint8Array | undefined;
-  /** The chunk's tally shards (tally.ts), stored with the chunk so only counted chunks reach the run's totals. */
-  readonly tallies?: readonly (Record<string, unknown> & ItemKey)[];
-  /** The chunk's ledger entries (ledger.ts): its rows are in the ledger exactly when it is counted. */
-  readonly ledger?: readonly (Record<string, unknown> & ItemKey)[];
-}
-
-/**
- * Counts a chunk exactly once: its marker is created (`attribute_not_exists`) in the same transaction that adds its
- * counts and errors to the run and stores its tally shards and ledger entries, so a second delivery, or a retry
- * after a worker died, finds the marker and adds nothing. Progress counters only grow, so they are plain ADDs here
- * rather than counters.ts's guarded deltas. Answers false when the chunk was already counted (or the run is no
- * longer this one).
- */
-export async function recordChunk(run: RunItem, chunk: ChunkRecord): Promise<boolean> {
-  const names: Record<string, string> = { '#done': chunksDoneName(chunk.phase) };
-  const values: Record<string, unknown> = { ':run': run.run_id, ':one': 1 };
-  const adds = ['#done :one'];
-  Object.entries(chunk.counters).forEach(([name, amount], i) => {
-    names[`#c${i}`] = name;
-    values[`:c${i}`] = amount;
-    adds.push(`#c${i} :c${i}`);
-  });
-  let set = '';
-  if (chunk.errors) {
-    names['#errors'] = 'errors_packed';
-    names['#bytes'] = 'errors_bytes';
-    values[':errors'] = [chunk.errors];
-    values[':none'] = [];
-    values[':bytes'] = chunk.errors.byteLength;
-    set = 'SET #errors = list_append(if_not_exists(#errors, :none), :errors) ';
-    adds.push('#bytes :bytes');
-  }
-  const actions: TransactAction[] = [
-    putAction(
-      {
-        ...migrationChunkKey(run.run_id, chunkKind(chunk.phase), chunk.chunkNo),
-        entity: 'migration_chunk',
-        run_id: run.run_id,
-      },
-      { ifAbsent: true },
-    ),
-    updateAction(migrationRunKey(run.source), {
-      UpdateExpression: `${set}ADD ${adds.join(', ')}`,
-      ConditionExpression: 'run_id = :run',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    }),
-    ...(chunk.tallies ?? []).map((item) => putAction(item)),
-    ...(chunk.ledger ?? []).map((item) => putAction(item)),
-  ];
-  return (await transactWriteIfConditionsHold(actions)).written;
-}
-
 /**
  * Marks that a chunk's processing started; answers false when an earlier delivery marked it already (a retry: its
  * targets may be partly written).
@@ -168,24 +98,6 @@ export async function claimChunkAttempt(
     ),
   ]);
   return outcome.written;
-}
-
-/**
- * Adds `added` comments to an earlier run's feed once per chunk: the move and its marker in one transaction, on
- * the condition that the feed still exists (a feed deleted meanwhile keeps nothing to count).
- */
-export async function moveFeedComments(run: RunItem, chunkNo: number, postId: number, added: number) {
-  await transactWriteIfConditionsHold([
-    putAction(
-      {
-        ...migrationFeedMoveKey(run.run_id, chunkNo, postId),
-        entity: 'migration_feed_move',
-        run_id: run.run_id,
-      },
-      { ifAbsent: true },
-    ),
-    feedCommentsAddedAction(postId, added),
-  ]);
 }
 
 /** Moves the run to the next phase; only one caller wins (the phase it leaves is the condition). */

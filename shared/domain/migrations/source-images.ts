@@ -1,4 +1,4 @@
-import { putItemsInBatches } from '../../db/batch-write.ts';
+import { inLanes, putItemsInBatches } from '../../db/batch-write.ts';
 import type { MigrationIdSpaceName } from '../../db/keys/migrations.ts';
 import { type BuddypressUploads, openBuddypressUploads } from '../../integrations/buddypress/uploads.ts';
 import type { ChunkInput } from './chunk-input.ts';
@@ -59,41 +59,36 @@ export async function copyImagesOf(
     targetIds(context.run.source, ID_SPACES[owner].cover, sourceIds, context.run.run_id),
   ]);
   const writes: (Record<string, unknown> & { pk: string; sk: string })[] = [];
-  let next = 0;
-  const lane = async () => {
-    while (next < owners.length) {
-      const owned = owners[next++]!;
-      const copied = await copySourceImages({
-        uploads,
-        owner,
-        sourceId: owned.sourceId,
-        options: context.run.options,
-        uploaderId: owned.uploaderId,
-        objectId: owned.objectId,
-        mediaIds: { avatar: avatarIds.get(owned.sourceId)!, cover: coverIds.get(owned.sourceId)! },
-        createdAt: owned.createdAt,
-      });
-      answer.set(owned.sourceId, {
-        ...(copied.avatarUrl ? { avatarUrl: copied.avatarUrl } : {}),
-        ...(copied.coverUrl ? { coverUrl: copied.coverUrl } : {}),
-      });
-      const tally = new Tally();
-      for (const counter of copied.counters) tally.add(counter.key, counter.deltas, counter.identity);
-      writes.push(
-        ...copied.items,
-        ...tally.shardItems(context.run.run_id, owner === 'member' ? 'user' : 'space', owned.objectId),
+  await inLanes(owners, PARALLEL_COPIES, async (owned) => {
+    const copied = await copySourceImages({
+      uploads,
+      owner,
+      sourceId: owned.sourceId,
+      options: context.run.options,
+      uploaderId: owned.uploaderId,
+      objectId: owned.objectId,
+      mediaIds: { avatar: avatarIds.of(owned.sourceId), cover: coverIds.of(owned.sourceId) },
+      createdAt: owned.createdAt,
+    });
+    answer.set(owned.sourceId, {
+      ...(copied.avatarUrl ? { avatarUrl: copied.avatarUrl } : {}),
+      ...(copied.coverUrl ? { coverUrl: copied.coverUrl } : {}),
+    });
+    const tally = new Tally();
+    for (const counter of copied.counters) tally.add(counter.key, counter.deltas, counter.identity);
+    writes.push(
+      ...copied.items,
+      ...tally.shardItems(context.run.run_id, owner === 'member' ? 'user' : 'space', owned.objectId),
+    );
+    for (const problem of copied.problems)
+      warnings.push(
+        entry.warning({
+          item: owner === 'member' ? 'members' : 'groups',
+          id: String(owned.sourceId),
+          error: problem,
+        }),
       );
-      for (const problem of copied.problems)
-        warnings.push(
-          entry.warning({
-            item: owner === 'member' ? 'members' : 'groups',
-            id: String(owned.sourceId),
-            error: problem,
-          }),
-        );
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_COPIES, owners.length) }, lane));
+  });
   await putItemsInBatches(writes);
   return { images: answer, warnings };
 }

@@ -9,10 +9,10 @@ import {
 } from '../../vocabulary/migrations.ts';
 import { type Caller, isAdministrator } from '../auth/index.ts';
 import { nowIso } from '../dates.ts';
-import { phasesOf, planMessage } from './advance-run.ts';
+import { planMessage } from './advance-run.ts';
 import { probeSource } from './list-migrations.ts';
 import { runningMigration } from './migration-mapper.ts';
-import type { RunItem } from './run-item.ts';
+import { firstPhase, type RunItem } from './run-item.ts';
 import { finishRun, insertRunWithLock, isLocked } from './run-repository.ts';
 
 const inProgress = () => new AppError('migration_in_progress', 409, 'A migration is already running.');
@@ -61,7 +61,7 @@ export async function startMigration(
     items: ordered,
     options: body.options,
     totals: { ...counts },
-    phase: ordered[0]!,
+    phase: firstPhase({ items: ordered }),
     started_at: nowIso(),
     started_by: caller.id,
     errors: [],
@@ -70,7 +70,7 @@ export async function startMigration(
   };
   if (!(await insertRunWithLock(run))) throw inProgress();
   try {
-    await publish('migrations', planMessage(run, phasesOf(run)[0]!));
+    await publish('migrations', planMessage(run, firstPhase(run)));
   } catch (error) {
     await finishRun(run, 'failed', nowIso(), {
       message: 'The migration could not be queued.',

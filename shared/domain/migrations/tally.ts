@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import * as v from 'valibot';
 import { CounterDeltas } from '../../db/counters.ts';
 import { migrationTallyKey } from '../../db/keys/migrations.ts';
-import type { ItemKey } from '../../db/partition.ts';
+import { type ItemKey, itemKeyId } from '../../db/partition.ts';
 
 /**
  * Aggregates a run moves (authors' stats and points, spaces' member and post counts, the timeline totals), summed
@@ -36,8 +36,6 @@ export function tallyShardOf(key: ItemKey): number {
   return (hash >>> 0) % TALLY_SHARDS;
 }
 
-const idOf = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;
-
 /** Counter moves summed per item; `identity` is what a first increment writes on an item it creates. */
 export class Tally {
   readonly #entries = new Map<
@@ -46,7 +44,7 @@ export class Tally {
   >();
 
   add(key: ItemKey, deltas: Readonly<Record<string, number>>, identity?: Readonly<Record<string, unknown>>) {
-    const id = idOf(key);
+    const id = itemKeyId(key);
     const entry = this.#entries.get(id) ?? {
       key: { pk: key.pk, sk: key.sk },
       deltas: new CounterDeltas(),

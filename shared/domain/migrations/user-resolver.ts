@@ -12,7 +12,7 @@ import {
   type UserCandidate,
   writeUsersBehindGuards,
 } from './user-creation.ts';
-import { idSpaceCovering } from './id-spaces.ts';
+import { idSpaceCovering, TargetIds } from './id-spaces.ts';
 
 /** A user map (`target_id`) or a user item, read together. */
 const FoundSchema = v.object({ pk: v.string(), target_id: v.optional(v.number()) });
@@ -38,22 +38,28 @@ export async function resolveUsers(
 ): Promise<{ users: Map<number, number>; warnings: ChunkEntry[] }> {
   if (cache?.runId !== context.run.run_id) cache = { runId: context.run.run_id, users: new Map() };
   const { users } = cache;
-  const fresh = [...new Set(sourceIds)].filter((id) => !users.has(id));
+  const lookups = new Map<number, Promise<number | null>>();
+  const fresh: number[] = [];
+  for (const id of new Set(sourceIds)) {
+    const known = users.get(id);
+    if (known) lookups.set(id, known);
+    else fresh.push(id);
+  }
   const work = fresh.length > 0 ? resolveFresh(context, fresh) : undefined;
   if (work) {
-    for (const id of fresh)
-      users.set(
-        id,
-        work.then(({ answer }) => answer.get(id) ?? null),
-      );
+    for (const id of fresh) {
+      const lookup = work.then(({ answer }) => answer.get(id) ?? null);
+      users.set(id, lookup);
+      lookups.set(id, lookup);
+    }
     // A failed resolution is forgotten, so the next chunk (or this one's redelivery) tries again.
     work.catch(() => {
       for (const id of fresh) users.delete(id);
     });
   }
   const answer = new Map<number, number>();
-  for (const id of new Set(sourceIds)) {
-    const target = await users.get(id)!;
+  for (const [id, lookup] of lookups) {
+    const target = await lookup;
     if (target !== null) answer.set(id, target);
   }
   return { users: answer, warnings: work ? (await work).warnings : [] };
@@ -71,12 +77,12 @@ async function resolveFresh(
 ): Promise<{ answer: Map<number, number>; warnings: ChunkEntry[] }> {
   const { source, run_id: runId } = context.run;
   const space = await idSpaceCovering(source, 'user', ids, runId);
-  const own = new Map(ids.map((id) => [id, space.targetOf(id)!]));
+  const own = new TargetIds(ids.map((id) => [id, space.coveredTarget(id)]));
   const earlier = ids.filter((id) => space.reservedBy(id) !== runId);
   const found = new Map(
     (
       await batchGetItems(
-        earlier.flatMap((id) => [migrationUserMapKey(source, id), userKey(own.get(id)!)]),
+        earlier.flatMap((id) => [migrationUserMapKey(source, id), userKey(own.of(id))]),
         FoundSchema,
         { consistent: true },
       )
@@ -86,19 +92,19 @@ async function resolveFresh(
   for (const id of earlier) {
     const map = found.get(migrationUserMapKey(source, id).pk);
     if (map?.target_id !== undefined) answer.set(id, map.target_id);
-    else if (found.has(userKey(own.get(id)!).pk)) answer.set(id, own.get(id)!);
+    else if (found.has(userKey(own.of(id)).pk)) answer.set(id, own.of(id));
   }
   const missing = ids.filter((id) => !answer.has(id));
   if (missing.length === 0) return { answer, warnings: [] };
   const rows = await context.source.usersByIds(missing);
   const { placed, warnings } = await placeUsers(
     context,
-    rows.map((row) => migratedUser(context, row, own.get(row.id)!)),
+    rows.map((row) => migratedUser(context, row, own.of(row.id))),
   );
   // Maps only for users matched onto someone else: a user at its own id needs none.
   await putItemsInBatches(
     [...placed]
-      .filter(([sourceId, targetId]) => targetId !== own.get(sourceId))
+      .filter(([sourceId, targetId]) => targetId !== own.of(sourceId))
       .map(([sourceId, targetId]) => ({
         ...migrationUserMapKey(source, sourceId),
         entity: 'migration_map',
