@@ -1,16 +1,9 @@
 import * as v from 'valibot';
-import { SPACE_PRIVACIES, SPACE_STATUSES, SPACE_TYPES } from '../vocabulary/spaces.ts';
+import { SPACE_LINK_FIELDS, SPACE_PRIVACIES, SPACE_STATUSES, SPACE_TYPES } from '../vocabulary/spaces.ts';
 import { integer, isoDateTime } from './fields.ts';
 
 /** A link of a space's (or a course's) menu, as its settings answer it; switches are `yes`/`no`. */
-export const spaceLinkSchema = v.object({
-  slug: v.string(),
-  title: v.string(),
-  emoji: v.optional(v.string()),
-  enabled: v.optional(v.picklist(['yes', 'no'])),
-  new_tab: v.optional(v.picklist(['yes', 'no'])),
-  permalink: v.optional(v.string()),
-});
+export const spaceLinkSchema = v.object(SPACE_LINK_FIELDS);
 
 /**
  * The settings keys every space's `settings` answers (a profile's space, an invitation's space); `flag` is how that

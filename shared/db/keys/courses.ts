@@ -143,6 +143,38 @@ export const lessonQuizSubmissionsByScore = quizSubmissionList('LESSON', 'SCORE'
 /** GSI3 (id pointer): one lesson's submissions with one result, by the student's name. */
 export const lessonQuizSubmissionsByName = quizSubmissionList('LESSON', 'NAME', 'GSI3');
 
+/**
+ * Every submission list by scope and order (the contract's `orderby`): `byResult` lists one result (on the attempt
+ * slot for a course, on the id pointer for a lesson), `all` every result (on the list copies). The item builders
+ * and the administrators' list read the same table, so a list is named in one place.
+ */
+export const quizSubmissionLists = {
+  course: {
+    byResult: {
+      submitted_at: courseQuizSubmissionsByTime,
+      score: courseQuizSubmissionsByScore,
+      user_name: courseQuizSubmissionsByName,
+    },
+    all: {
+      submitted_at: courseQuizSubmissionsAllByTime,
+      score: courseQuizSubmissionsAllByScore,
+      user_name: courseQuizSubmissionsAllByName,
+    },
+  },
+  lesson: {
+    byResult: {
+      submitted_at: lessonQuizSubmissionsByTime,
+      score: lessonQuizSubmissionsByScore,
+      user_name: lessonQuizSubmissionsByName,
+    },
+    all: {
+      submitted_at: lessonQuizSubmissionsAllByTime,
+      score: lessonQuizSubmissionsAllByScore,
+      user_name: lessonQuizSubmissionsAllByName,
+    },
+  },
+} as const;
+
 /** Sort keys of the list partitions: the result, the order's value, then time and id for a stable order. */
 export const quizTimeSort = (prefix: QuizResultPrefix, submittedAt: string, submissionId: number): string =>
   `${prefix}${submittedAt}#${pad(submissionId)}`;

@@ -15,7 +15,12 @@ import {
   FEED_STATUSES,
   FEED_TITLE_MAX_LENGTH,
 } from '../../vocabulary/feeds.ts';
-import { SPACE_PRIVACIES, SPACE_STATUSES, SPACE_TITLE_MAX_LENGTH } from '../../vocabulary/spaces.ts';
+import {
+  SPACE_LINK_FIELDS,
+  SPACE_PRIVACIES,
+  SPACE_STATUSES,
+  SPACE_TITLE_MAX_LENGTH,
+} from '../../vocabulary/spaces.ts';
 import { TOPIC_COLOR_PATTERN, TOPIC_STATUSES, TOPIC_TITLE_MAX_LENGTH } from '../../vocabulary/topics.ts';
 import { DEFAULT_COURSE_SETTINGS, QuizSchema } from '../courses/index.ts';
 import { toStoredTimestamp } from '../dates.ts';
@@ -65,14 +70,7 @@ const absoluteUrlOrEmpty = v.pipe(
 
 /** A partial settings object typed from the defaults: yes/no switches, link lists, otherwise strings. */
 function settingsSchema(defaults: Record<string, unknown>) {
-  const link = v.strictObject({
-    slug: v.string(),
-    title: v.string(),
-    emoji: v.optional(v.string()),
-    enabled: v.optional(v.picklist(['yes', 'no'])),
-    new_tab: v.optional(v.picklist(['yes', 'no'])),
-    permalink: v.optional(v.string()),
-  });
+  const link = v.strictObject(SPACE_LINK_FIELDS);
   const entries = Object.entries(defaults).map(([key, value]) => {
     if (value === 'yes' || value === 'no') return [key, v.optional(v.picklist(['yes', 'no']))];
     if (Array.isArray(value)) return [key, v.optional(v.array(link))];

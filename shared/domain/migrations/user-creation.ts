@@ -55,12 +55,17 @@ export function migratedUser(context: ChunkInput, row: UserRow, id: number): Use
   return { row, user };
 }
 
+/** Guard transactions sent at once: a round's transactions never share a guard, so none cancels another. */
+const PARALLEL_TRANSACTIONS = 4;
+
 /**
- * Takes the login and e-mail guards of as many candidates as it can, 50 users per transaction (a transaction
- * cancelled by some candidates' guards is tried again without them), then writes the users' items behind their
- * guards in batches. Answers the users created and those refused (a guard held already: by the platform user they
- * are, or by themselves after an earlier delivery), and the warnings of their images. Two candidates sharing a login or an e-mail never go in one
- * transaction (it would name one item twice): the second waits for a later one and is refused there.
+ * Takes the login and e-mail guards of as many candidates as it can, 50 users per transaction and up to four
+ * transactions at once (a transaction cancelled by some candidates' guards is tried again without them in the next
+ * round), then writes the users' items behind their guards in batches. Answers the users created and those refused
+ * (a guard held already: by the platform user they are, or by themselves after an earlier delivery), and the
+ * warnings of their images. Two candidates sharing a login or an e-mail never go in one round (one transaction
+ * would name an item twice; two concurrent ones would cancel each other): the second waits for a later round and
+ * is refused there.
  */
 export async function createUsersBehindGuards(
   context: ChunkInput,
@@ -70,30 +75,53 @@ export async function createUsersBehindGuards(
   const refused: UserCandidate[] = [];
   let pending = [...candidates];
   while (pending.length > 0) {
-    const batch: UserCandidate[] = [];
-    const later: UserCandidate[] = [];
-    const guards = new Set<string>();
-    for (const candidate of pending) {
-      const keys = [usernameGuardKey(candidate.user.username).pk, emailGuardKey(candidate.user.email).pk];
-      if (batch.length >= USERS_PER_TRANSACTION || keys.some((key) => guards.has(key))) later.push(candidate);
-      else {
-        batch.push(candidate);
-        for (const key of keys) guards.add(key);
+    const { batches, later } = roundOf(pending);
+    const outcomes = await Promise.all(
+      batches.map((batch) =>
+        transactWriteIfConditionsHold(batch.flatMap(({ user }) => userGuardActions(user))),
+      ),
+    );
+    batches.forEach((batch, b) => {
+      const outcome = outcomes[b];
+      if (outcome?.written) {
+        created.push(...batch);
+        return;
       }
-    }
-    const outcome = await transactWriteIfConditionsHold(batch.flatMap(({ user }) => userGuardActions(user)));
-    if (outcome.written) created.push(...batch);
-    else {
-      const failed = new Set(outcome.failed.map((index) => Math.floor(index / 2)));
+      const failed = new Set((outcome?.failed ?? []).map((index) => Math.floor(index / 2)));
       batch.forEach((candidate, index) => {
         if (failed.has(index)) refused.push(candidate);
         else later.unshift(candidate);
       });
-    }
+    });
     pending = later;
   }
   const warnings = await writeUsersBehindGuards(context, created);
   return { created, refused, warnings };
+}
+
+/**
+ * One round of guard transactions: up to PARALLEL_TRANSACTIONS batches of USERS_PER_TRANSACTION candidates, no
+ * guard key twice in the round; the candidates that did not fit wait for the next round, in their order.
+ */
+function roundOf(pending: readonly UserCandidate[]): { batches: UserCandidate[][]; later: UserCandidate[] } {
+  const batches: UserCandidate[][] = [];
+  const later: UserCandidate[] = [];
+  const guards = new Set<string>();
+  let batch: UserCandidate[] = [];
+  for (const candidate of pending) {
+    const keys = [usernameGuardKey(candidate.user.username).pk, emailGuardKey(candidate.user.email).pk];
+    if (batch.length >= USERS_PER_TRANSACTION && batches.length + 1 < PARALLEL_TRANSACTIONS) {
+      batches.push(batch);
+      batch = [];
+    }
+    if (batch.length >= USERS_PER_TRANSACTION || keys.some((key) => guards.has(key))) later.push(candidate);
+    else {
+      batch.push(candidate);
+      for (const key of keys) guards.add(key);
+    }
+  }
+  if (batch.length > 0) batches.push(batch);
+  return { batches, later };
 }
 
 /**

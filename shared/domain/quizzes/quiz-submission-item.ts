@@ -1,19 +1,7 @@
 import * as v from 'valibot';
 import {
   courseQuizStatsKey,
-  courseQuizSubmissionsAllByName,
-  courseQuizSubmissionsAllByScore,
-  courseQuizSubmissionsAllByTime,
-  courseQuizSubmissionsByName,
-  courseQuizSubmissionsByScore,
-  courseQuizSubmissionsByTime,
   lessonQuizStatsKey,
-  lessonQuizSubmissionsAllByName,
-  lessonQuizSubmissionsAllByScore,
-  lessonQuizSubmissionsAllByTime,
-  lessonQuizSubmissionsByName,
-  lessonQuizSubmissionsByScore,
-  lessonQuizSubmissionsByTime,
   quizAnswersKey,
   quizAttemptKey,
   quizNameSort,
@@ -21,6 +9,7 @@ import {
   quizScoreSort,
   quizSubmissionKey,
   quizSubmissionListCopyKey,
+  quizSubmissionLists,
   quizTimeSort,
   studentLessonQuizStatsKey,
   studentQuizStatsKey,
@@ -37,6 +26,7 @@ import {
 import { QUIZ_SUBMISSION_STATUSES } from '../../vocabulary/courses.ts';
 
 const integer = v.pipe(v.number(), v.integer());
+const { course, lesson } = quizSubmissionLists;
 
 /**
  * A submission's list row, stored twice: at its attempt slot (listed in the course's three orders) and at its id
@@ -90,9 +80,9 @@ export function storedQuizAttempt(row: QuizSubmission) {
     ...quizAttemptKey(row.course_id, row.user_id, row.lesson_id, row.attempt_number),
     entity: 'quiz_attempt',
     ...row,
-    ...indexEntry(courseQuizSubmissionsByTime(row.course_id, row.passed), time),
-    ...indexEntry(courseQuizSubmissionsByScore(row.course_id, row.passed), score),
-    ...indexEntry(courseQuizSubmissionsByName(row.course_id, row.passed), name),
+    ...indexEntry(course.byResult.submitted_at(row.course_id, row.passed), time),
+    ...indexEntry(course.byResult.score(row.course_id, row.passed), score),
+    ...indexEntry(course.byResult.user_name(row.course_id, row.passed), name),
   };
 }
 
@@ -103,9 +93,9 @@ export function storedQuizSubmissionPointer(row: QuizSubmission) {
     ...quizSubmissionKey(row.id),
     entity: 'quiz_submission',
     ...row,
-    ...indexEntry(lessonQuizSubmissionsByTime(row.lesson_id, row.passed), time),
-    ...indexEntry(lessonQuizSubmissionsByScore(row.lesson_id, row.passed), score),
-    ...indexEntry(lessonQuizSubmissionsByName(row.lesson_id, row.passed), name),
+    ...indexEntry(lesson.byResult.submitted_at(row.lesson_id, row.passed), time),
+    ...indexEntry(lesson.byResult.score(row.lesson_id, row.passed), score),
+    ...indexEntry(lesson.byResult.user_name(row.lesson_id, row.passed), name),
   };
 }
 
@@ -121,17 +111,17 @@ export function storedQuizListCopies(row: QuizSubmission) {
       ...quizSubmissionListCopyKey(row.id, 'course'),
       entity: 'quiz_submission_copy',
       ...row,
-      ...indexEntry(courseQuizSubmissionsAllByTime(row.course_id), time),
-      ...indexEntry(courseQuizSubmissionsAllByScore(row.course_id), score),
-      ...indexEntry(courseQuizSubmissionsAllByName(row.course_id), name),
+      ...indexEntry(course.all.submitted_at(row.course_id), time),
+      ...indexEntry(course.all.score(row.course_id), score),
+      ...indexEntry(course.all.user_name(row.course_id), name),
     },
     {
       ...quizSubmissionListCopyKey(row.id, 'lesson'),
       entity: 'quiz_submission_copy',
       ...row,
-      ...indexEntry(lessonQuizSubmissionsAllByTime(row.lesson_id), time),
-      ...indexEntry(lessonQuizSubmissionsAllByScore(row.lesson_id), score),
-      ...indexEntry(lessonQuizSubmissionsAllByName(row.lesson_id), name),
+      ...indexEntry(lesson.all.submitted_at(row.lesson_id), time),
+      ...indexEntry(lesson.all.score(row.lesson_id), score),
+      ...indexEntry(lesson.all.user_name(row.lesson_id), name),
     },
   ];
 }

@@ -1,27 +1,15 @@
 import * as v from 'valibot';
 import {
-  courseQuizSubmissionsAllByName,
-  courseQuizSubmissionsAllByScore,
-  courseQuizSubmissionsAllByTime,
-  courseQuizSubmissionsByName,
-  courseQuizSubmissionsByScore,
-  courseQuizSubmissionsByTime,
-  lessonQuizSubmissionsAllByName,
-  lessonQuizSubmissionsAllByScore,
-  lessonQuizSubmissionsAllByTime,
-  lessonQuizSubmissionsByName,
-  lessonQuizSubmissionsByScore,
-  lessonQuizSubmissionsByTime,
   quizAnswersKey,
   quizAttemptKey,
   quizSubmissionKey,
+  quizSubmissionLists,
   studentCourseAttempts,
   studentLessonAttempts,
 } from '../../db/keys/courses.ts';
 import { CounterDeltas, counterUpdate } from '../../db/counters.ts';
 import { IdTaken } from '../../db/ids.ts';
 import { queryPage } from '../../db/query-page.ts';
-import type { Partition } from '../../db/partition.ts';
 import { batchGetRawItems, getItem, queryAll, queryItems } from '../../db/reads.ts';
 import { putAction, type TransactAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
 import type { QuizResultFilter, QuizResultOrder } from '../../vocabulary/courses.ts';
@@ -178,36 +166,6 @@ export async function writeGrading(
 
 // ---- The administrators' list -----------------------------------------------------------------------------
 
-/** The `status=all` partitions (the list copies, no result prefix): one Query whatever the mix of results. */
-const ALL_PARTITIONS: Record<'course' | 'lesson', Record<QuizResultOrder, (id: number) => Partition>> = {
-  course: {
-    submitted_at: courseQuizSubmissionsAllByTime,
-    score: courseQuizSubmissionsAllByScore,
-    user_name: courseQuizSubmissionsAllByName,
-  },
-  lesson: {
-    submitted_at: lessonQuizSubmissionsAllByTime,
-    score: lessonQuizSubmissionsAllByScore,
-    user_name: lessonQuizSubmissionsAllByName,
-  },
-};
-
-const PARTITIONS: Record<
-  'course' | 'lesson',
-  Record<QuizResultOrder, (id: number, passed: boolean) => Partition>
-> = {
-  course: {
-    submitted_at: courseQuizSubmissionsByTime,
-    score: courseQuizSubmissionsByScore,
-    user_name: courseQuizSubmissionsByName,
-  },
-  lesson: {
-    submitted_at: lessonQuizSubmissionsByTime,
-    score: lessonQuizSubmissionsByScore,
-    user_name: lessonQuizSubmissionsByName,
-  },
-};
-
 export interface ResultsPageQuery {
   readonly courseId: number;
   readonly lessonId?: number | undefined;
@@ -230,8 +188,8 @@ export async function queryResultsPage(query: ResultsPageQuery): Promise<QuizSub
   const scopeId = query.lessonId ?? query.courseId;
   const partition =
     query.status === 'all'
-      ? ALL_PARTITIONS[scope][query.orderby](scopeId)
-      : PARTITIONS[scope][query.orderby](scopeId, query.status === 'passed');
+      ? quizSubmissionLists[scope].all[query.orderby](scopeId)
+      : quizSubmissionLists[scope].byResult[query.orderby](scopeId, query.status === 'passed');
   const page = await queryPage({
     partition,
     schema: QuizSubmissionSchema,

@@ -8,13 +8,7 @@ import { completionsPart } from './course-completions.ts';
 import { lessonsPart } from './course-lessons.ts';
 import type { BuiltCourse } from './course-part.ts';
 import { type BuildContext, defineSection } from './section.ts';
-import {
-  buildSpaceLike,
-  type ListedMember,
-  resolveSpaceLike,
-  slugProbes,
-  spaceFields,
-} from './space-common.ts';
+import { buildSpaceLike, type ListedMember, spaceFields, spaceLikeChecks } from './space-common.ts';
 
 /**
  * The lists inside each course, in processing order (course-part.ts): a new one is a file and an entry here. The
@@ -41,15 +35,9 @@ const listed = (course: ImportCourse, where: string): ListedMember[] =>
 export const coursesSection = defineSection({
   name: 'courses',
 
-  resolve(courses, scope) {
-    courses.forEach((course, i) => {
-      const where = itemName('courses', i, course.ref);
-      resolveSpaceLike('course', course, i, where, listed(course, where), scope);
-      for (const part of COURSE_PARTS) part.resolve(course, where, scope);
-    });
-  },
-
-  mustBeFree: (courses) => slugProbes('courses', courses),
+  ...spaceLikeChecks('courses', listed, (course, where, scope) => {
+    for (const part of COURSE_PARTS) part.resolve(course, where, scope);
+  }),
 
   ids(courses) {
     const counts: Partial<Record<SequenceName, number>> = { space: courses.length };

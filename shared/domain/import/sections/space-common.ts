@@ -3,7 +3,7 @@ import { createdSpaceWrites, membershipWrites, type SpaceItem, type SpaceRole } 
 import { renderMarkdown } from '../../text/index.ts';
 import { itemName } from '../import-error.ts';
 import type { ImportCourse, ImportSpace } from '../import-schema.ts';
-import { ReferenceScope, type RefKind } from '../reference-scope.ts';
+import { ReferenceScope } from '../reference-scope.ts';
 import type { BuildContext, FreeKeyProbe } from './section.ts';
 
 /** What the spaces and courses sections share: a course is a space of type `course`, with the same slug namespace. */
@@ -17,34 +17,41 @@ export interface ListedMember {
   readonly reference: string;
 }
 
-/** Registers the ref, claims the slug, checks the creator and the members (each user once). */
-export function resolveSpaceLike(
-  kind: Extract<RefKind, 'space' | 'course'>,
-  item: ImportSpace | ImportCourse,
-  index: number,
-  where: string,
-  members: readonly ListedMember[],
-  scope: ReferenceScope,
-): void {
-  scope.define(kind, item.ref, index, where);
-  scope.unique('space-slug', item.slug, where, 'slug');
-  if (item.created_by !== undefined) scope.user(item.created_by, `${where}: created_by`);
-  for (const member of members) scope.user(member.user, member.reference);
-  ReferenceScope.distinct(
-    members,
-    (member) => member.user,
-    (member) => member.entry,
-  );
-}
-
-export const slugProbes = (
+/**
+ * The checks a section of spaces or courses makes before anything is written: `resolve` takes each item in file
+ * order (registers its ref, claims its slug, checks the creator and the members, each user once; `more` resolves
+ * what else an item holds, such as a course's parts), and `mustBeFree` probes each slug's guard.
+ */
+export function spaceLikeChecks<T extends ImportSpace | ImportCourse>(
   section: 'spaces' | 'courses',
-  items: readonly (ImportSpace | ImportCourse)[],
-): FreeKeyProbe[] =>
-  items.map((item, i) => ({
-    key: spaceSlugGuardKey(item.slug),
-    message: `${itemName(section, i, item.ref)}: slug "${item.slug}" is already taken`,
-  }));
+  membersOf: (item: T, where: string) => readonly ListedMember[],
+  more: (item: T, where: string, scope: ReferenceScope) => void = () => {},
+) {
+  const kind = section === 'spaces' ? 'space' : 'course';
+  return {
+    resolve(items: readonly T[], scope: ReferenceScope): void {
+      items.forEach((item, index) => {
+        const where = itemName(section, index, item.ref);
+        const members = membersOf(item, where);
+        scope.define(kind, item.ref, index, where);
+        scope.unique('space-slug', item.slug, where, 'slug');
+        if (item.created_by !== undefined) scope.user(item.created_by, `${where}: created_by`);
+        for (const member of members) scope.user(member.user, member.reference);
+        ReferenceScope.distinct(
+          members,
+          (member) => member.user,
+          (member) => member.entry,
+        );
+        more(item, where, scope);
+      });
+    },
+    mustBeFree: (items: readonly T[]): FreeKeyProbe[] =>
+      items.map((item, i) => ({
+        key: spaceSlugGuardKey(item.slug),
+        message: `${itemName(section, i, item.ref)}: slug "${item.slug}" is already taken`,
+      })),
+  };
+}
 
 /** The fields of a stored space that spaces and courses fill alike; the creator defaults to the first admin. */
 export function spaceFields(

@@ -1,13 +1,7 @@
 import { DEFAULT_SPACE_SETTINGS } from '../../spaces/index.ts';
 import { itemName } from '../import-error.ts';
 import type { ImportSpace } from '../import-schema.ts';
-import {
-  buildSpaceLike,
-  type ListedMember,
-  resolveSpaceLike,
-  slugProbes,
-  spaceFields,
-} from './space-common.ts';
+import { buildSpaceLike, type ListedMember, spaceFields, spaceLikeChecks } from './space-common.ts';
 import { defineSection } from './section.ts';
 
 const listed = (space: ImportSpace, where: string): ListedMember[] =>
@@ -24,14 +18,7 @@ const listed = (space: ImportSpace, where: string): ListedMember[] =>
 export const spacesSection = defineSection({
   name: 'spaces',
 
-  resolve(spaces, scope) {
-    spaces.forEach((space, i) => {
-      const where = itemName('spaces', i, space.ref);
-      resolveSpaceLike('space', space, i, where, listed(space, where), scope);
-    });
-  },
-
-  mustBeFree: (spaces) => slugProbes('spaces', spaces),
+  ...spaceLikeChecks('spaces', listed),
 
   ids: (spaces) => ({ space: spaces.length }),
 
