@@ -1,3 +1,4 @@
+import { inLanes } from '../../db/batch-write.ts';
 import { counterCreation, counterUpdate } from '../../db/counters.ts';
 import { migrationRunKey, migrationRunTallies, migrationTallyPartKey } from '../../db/keys/migrations.ts';
 import { itemKeyId } from '../../db/partition.ts';
@@ -16,6 +17,8 @@ import { Tally, TallyItemSchema, unpackCounters } from './tally.ts';
 const PART_SIZE = MAX_TRANSACTION_ACTIONS - 2;
 /** A part whose creations keep meeting items created meanwhile is moved by updates alone after this. */
 const PART_ATTEMPTS = 3;
+/** Parts of one shard moved at once (all but the last, which waits for them). */
+const PARALLEL_PARTS = 4;
 
 type Entry = ReturnType<Tally['entries']>[number];
 
@@ -39,42 +42,55 @@ export async function applyTallyShard(run: RunItem, shard: number): Promise<bool
       for (const [pk, sk, deltas, identity] of unpackCounters(item.counters))
         tally.add({ pk, sk }, deltas, identity);
   const entries = tally.entries();
-  const parts = Math.max(1, Math.ceil(entries.length / PART_SIZE));
-  let counted = false;
-  for (let part = 0; part < parts; part++) {
-    const last = part === parts - 1;
-    const slice = entries.slice(part * PART_SIZE, (part + 1) * PART_SIZE);
-    const creatable = await absentItems(slice.filter((entry) => entry.identity));
-    for (let attempt = 1; ; attempt++) {
-      const moves = slice.map((entry) => moveOf(entry, creatable.has(itemKeyId(entry.key))));
-      const outcome = await transactWriteIfConditionsHold([
-        putAction(
-          {
-            ...migrationTallyPartKey(run.run_id, shard, part),
-            entity: 'migration_tally_part',
-            run_id: run.run_id,
-          },
-          { ifAbsent: true },
-        ),
-        ...moves,
-        ...(last ? [shardDone(run)] : []),
-      ]);
-      if (outcome.written) {
-        counted ||= last;
-        break;
-      }
-      // The marker exists: another delivery moved this part already.
-      if (outcome.failed.includes(0)) break;
-      const created = outcome.failed.filter((index) => index >= 1 && index <= slice.length);
-      if (created.length !== outcome.failed.length || attempt >= PART_ATTEMPTS)
-        throw new Error(
-          `tally shard ${shard} part ${part}: conditions failed (${outcome.failed.join(', ')})`,
-        );
-      for (const [i, entry] of slice.entries())
-        if (created.includes(i + 1)) creatable.delete(itemKeyId(entry.key));
-    }
+  const parts = Array.from({ length: Math.max(1, Math.ceil(entries.length / PART_SIZE)) }, (_, part) => ({
+    part,
+    slice: entries.slice(part * PART_SIZE, (part + 1) * PART_SIZE),
+  }));
+  const last = parts.length - 1;
+  // Every part but the last moves its own counters, so they go side by side; the last one counts the shard done,
+  // so it goes only once the others have moved (a shard counted done has moved every counter).
+  await inLanes(parts.slice(0, last), PARALLEL_PARTS, async ({ part, slice }) => {
+    await movePart(run, shard, part, slice, false);
+  });
+  const final = parts[last];
+  return final ? movePart(run, shard, final.part, final.slice, true) : false;
+}
+
+/**
+ * Moves one part's counters in one transaction with its marker (and, for the last part, the shard's count on the
+ * run). Answers whether this call counted the shard done (false when another delivery moved the part already).
+ */
+async function movePart(
+  run: RunItem,
+  shard: number,
+  part: number,
+  slice: readonly Entry[],
+  last: boolean,
+): Promise<boolean> {
+  const creatable = await absentItems(slice.filter((entry) => entry.identity));
+  for (let attempt = 1; ; attempt++) {
+    const moves = slice.map((entry) => moveOf(entry, creatable.has(itemKeyId(entry.key))));
+    const outcome = await transactWriteIfConditionsHold([
+      putAction(
+        {
+          ...migrationTallyPartKey(run.run_id, shard, part),
+          entity: 'migration_tally_part',
+          run_id: run.run_id,
+        },
+        { ifAbsent: true },
+      ),
+      ...moves,
+      ...(last ? [shardDone(run)] : []),
+    ]);
+    if (outcome.written) return last;
+    // The marker exists: another delivery moved this part already.
+    if (outcome.failed.includes(0)) return false;
+    const created = outcome.failed.filter((index) => index >= 1 && index <= slice.length);
+    if (created.length !== outcome.failed.length || attempt >= PART_ATTEMPTS)
+      throw new Error(`tally shard ${shard} part ${part}: conditions failed (${outcome.failed.join(', ')})`);
+    for (const [i, entry] of slice.entries())
+      if (created.includes(i + 1)) creatable.delete(itemKeyId(entry.key));
   }
-  return counted;
 }
 
 const moveOf = (entry: Entry, create: boolean): TransactAction =>
