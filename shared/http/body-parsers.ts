@@ -1,4 +1,3 @@
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import * as v from 'valibot';
 import { AppError } from '../errors/app-error.ts';
 import { validatePart } from './validation.ts';
@@ -21,8 +20,25 @@ export type FormParser = (event: {
 /** `application/json`, or a `+json` type (`application/merge-patch+json`), with any parameters. */
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
+/**
+ * JSON.parse refusing a `__proto__` key and a `constructor` carrying `prototype` anywhere in the body: such a key
+ * would reach the prototype of an object a later spread or merge builds.
+ */
+function parseJson(text: string): unknown {
+  return JSON.parse(text, (key, value: unknown) => {
+    if (
+      key === '__proto__' ||
+      (key === 'constructor' &&
+        typeof value === 'object' &&
+        value !== null &&
+        Object.hasOwn(value, 'prototype'))
+    )
+      throw new SyntaxError(`Forbidden key in JSON body: ${key}`);
+    return value;
+  });
+}
+
 export function jsonBodyParser() {
-  const parser = httpJsonBodyParser({ disableContentTypeCheck: true });
   return {
     before: async function parseJsonBody(request: BodyRequest) {
       const body = request.event.body;
@@ -40,7 +56,8 @@ export function jsonBodyParser() {
         );
       }
       try {
-        await parser.before?.(request as never);
+        const text = request.event.isBase64Encoded ? Buffer.from(body, 'base64').toString() : body;
+        (request.event as { body?: unknown }).body = parseJson(text);
       } catch {
         throw new AppError('rest_invalid_json', 400, 'Invalid JSON body passed.');
       }

@@ -1,9 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type BuildResult, build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { esbuildOptions } from '#infra/bundle-options.ts';
 import { PROJECT_ROOT } from '#infra/constructs/api-function.ts';
 import { allFunctionSpecs } from '#infra/function-specs.ts';
+import { entryFilePath } from '#infra/generated-entries.ts';
 import { runTimeImports } from '#infra/report/run-time-modules.ts';
 
 /**
@@ -21,7 +23,7 @@ function bundleEveryFunction() {
   everyBundle ??= build({
     ...options,
     external: [...(options.external ?? []), ...natives],
-    entryPoints: Object.fromEntries(specs.map((spec) => [spec.id, path.join(PROJECT_ROOT, spec.entry)])),
+    entryPoints: Object.fromEntries(specs.map((spec) => [spec.id, entryFilePath(spec.entry)])),
     outdir: path.join(PROJECT_ROOT, 'cdk.out', 'bundle-check'),
     outExtension: { '.js': '.mjs' },
     absWorkingDir: PROJECT_ROOT,
@@ -50,7 +52,7 @@ describe('issue 21 item 21: lean functions', () => {
       const result = await build({
         ...options,
         external: [...(options.external ?? []), ...(spec.nativeModules ?? [])],
-        entryPoints: [path.join(PROJECT_ROOT, spec.entry)],
+        entryPoints: [entryFilePath(spec.entry)],
         outfile: path.join(PROJECT_ROOT, 'cdk.out', 'bundle-check', `${spec.id}.mjs`),
         absWorkingDir: PROJECT_ROOT,
         metafile: true,
@@ -81,7 +83,7 @@ describe('issue 21 item 21: lean functions', () => {
       if (!spec) throw new Error(`no function ${operationId}`);
       const result = await build({
         ...esbuildOptions(),
-        entryPoints: [path.join(PROJECT_ROOT, spec.entry)],
+        entryPoints: [entryFilePath(spec.entry)],
         outfile: path.join(PROJECT_ROOT, 'cdk.out', 'bundle-check', `${spec.id}.mjs`),
         absWorkingDir: PROJECT_ROOT,
         metafile: true,
@@ -124,5 +126,32 @@ describe('issue 21 item 21: lean functions', () => {
       file.endsWith('/createFeed.mjs'),
     );
     expect(Object.keys(createFeed?.[1].inputs ?? {})).toContain('shared/db/idempotency-store.ts');
+  }, 120_000);
+
+  it('a function whose bundle reads a secret is granted that secret (a missing grant is a 500 in the cloud)', async () => {
+    // The modules that read a catalogued secret, from their `readSecret('<name>')` calls.
+    const readers = new Map<string, string[]>();
+    for (const file of readdirSync(path.join(PROJECT_ROOT, 'shared'), {
+      recursive: true,
+      encoding: 'utf8',
+    })) {
+      if (!file.endsWith('.ts')) continue;
+      const text = readFileSync(path.join(PROJECT_ROOT, 'shared', file), 'utf8');
+      const names = [...text.matchAll(/readSecret\('(\w+)'\)/g)].map((match) => match[1] ?? '');
+      if (names.length > 0) readers.set(`shared/${file.split(path.sep).join('/')}`, names);
+    }
+    expect([...readers.keys()]).toContain('shared/db/cursor.ts');
+    const result = await bundleEveryFunction();
+    const missing: string[] = [];
+    for (const spec of allFunctionSpecs()) {
+      const output = Object.entries(result.metafile.outputs).find(([file]) =>
+        file.endsWith(`/${spec.id}.mjs`),
+      );
+      const granted = new Set<string>(spec.grants.secrets ?? []);
+      for (const [input, { bytesInOutput }] of Object.entries(output?.[1].inputs ?? {}))
+        for (const name of bytesInOutput > 0 ? (readers.get(input) ?? []) : [])
+          if (!granted.has(name)) missing.push(`${spec.id}: ${name} (read by ${input})`);
+    }
+    expect([...new Set(missing)]).toEqual([]);
   }, 120_000);
 });

@@ -7,6 +7,6 @@ export const SPACE_ROUTES = [
     method: 'GET',
     path: '/spaces/users/search',
     access: 'space_add_member',
-    grants: { table: 'read' },
+    grants: { table: 'read', secrets: ['cursorKey'] },
   },
 ] as const satisfies readonly CatalogueRoute[];
