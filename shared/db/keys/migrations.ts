@@ -84,6 +84,11 @@ export const migrationTallyPartKey = (runId: string, shard: number, part: number
   pk: `MIGRATIONRUN#${runId}`,
   sk: `TALLYDONE#${pad(shard)}#${pad(part)}`,
 });
+/** Marker of a tally shard counted done (created, after every part has moved, with the run's count of it). */
+export const migrationTallyShardDoneKey = (runId: string, shard: number): ItemKey => ({
+  pk: `MIGRATIONRUN#${runId}`,
+  sk: `TALLYDONE#${pad(shard)}#done`,
+});
 /**
  * Source user id → platform user id, across runs: a source user becomes a new user (at its id-space id) or, when
  * its e-mail or login is taken on the platform, that user. Written once the user exists.
