@@ -71,8 +71,20 @@ const profileOf = async (sourceId: number) =>
 describe('avatars and covers', () => {
   it('are copied, set on profiles and spaces, listed as the owners’ media; a bad file is an error, not a failure', async () => {
     await startMigration(caller, 'buddypress', { items, options });
-    const { run } = await drive(queue, {});
+    // Every chunk counted, no image stored yet: the run waits before its tally (which sums the images' counters
+    // too), and is not complete; the profiles show the URLs their copies will have.
+    const waiting = await drive(queue, { holdImages: true, untilIdle: true });
+    expect(waiting.run?.status).toBe('in_progress');
+    expect(waiting.run?.phase).toBe('tally');
+    expect(waiting.run).not.toHaveProperty('chunks_total_tally');
+    const firstAvatar = fixture.expected.images.members.avatars[0]!;
+    const named = (await profileOf(firstAvatar)).avatar;
+    expect(named).toMatch(/^https?:\/\/.+\/media\/\d+-[\w-]+\/file\.\w+$/);
+    expect((await fetch(named)).status).not.toBe(200);
+    // Each images message delivered twice at once: stored, counted and reported once.
+    const { run } = await drive(queue, { imagesTwice: true });
     expect(run?.status).toBe('completed');
+    expect((await profileOf(firstAvatar)).avatar).toBe(named);
     const done = completedMigration(run!);
     expect(done.results).toEqual(expectedResults(fixture));
 
@@ -141,6 +153,7 @@ describe('avatars and covers', () => {
       id: String(problem.id),
       error: expect.stringContaining('cover'),
     });
+    expect(done.errors.filter((error) => error.id === String(problem.id))).toHaveLength(1);
     expect(spaces.get(spaceIds.get(problem.id)!)?.cover_photo).toBe('');
   }, 240_000);
 
