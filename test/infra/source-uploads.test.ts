@@ -50,10 +50,14 @@ function bucketStatements(templates: Template[]): Map<string, Statement[]> {
 }
 
 describe('BuddyPress uploads bucket (stage setting buddypressUploadsBucket)', () => {
-  it('lets the migrations worker and the config route list the bucket and read its objects, nothing else', () => {
+  it('lets the migration workers and the config route list the bucket and read its objects, nothing else', () => {
     const granted = bucketStatements(synth(BUCKET).templates);
     expect([...granted.keys()].sort()).toEqual(
-      [functionName('dev', 'getBuddypressMigrationConfig'), functionName('dev', 'migrationsWorker')].sort(),
+      [
+        functionName('dev', 'getBuddypressMigrationConfig'),
+        functionName('dev', 'migrationsWorker'),
+        functionName('dev', 'imagesWorker'),
+      ].sort(),
     );
     for (const statements of granted.values()) {
       const simplified = statements
