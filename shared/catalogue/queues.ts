@@ -94,8 +94,8 @@ export const QUEUES = [
     batchSize: 1,
     timeoutSeconds: 120,
     maxReceiveCount: 3,
+    // Four batches at most (the event source's cap); no reserved concurrency: it runs only while a run copies images.
     maxConcurrency: 4,
-    reservedConcurrency: 4,
   },
   {
     // A deleted topic's feeds: DELETE /admin/topics/{id} removes the topic (reads treat it as gone at once) and
