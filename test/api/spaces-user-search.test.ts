@@ -6,6 +6,7 @@ import { runImport } from '../../shared/domain/import/run-import.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import { createCourseOwnAdmin } from '../support/course-admin.ts';
 import { createSpace } from '../support/feeds.ts';
+import { writeOldSearchEntries } from '../support/user-search-entries.ts';
 
 /**
  * GET /spaces/users/search (contract "Space user search", decisions.md): host users who are not members of the
@@ -207,6 +208,22 @@ describe('GET /spaces/users/search', () => {
     expect(await found(prefix)).toEqual([]);
     await setMemberStatus(person.username, 'active');
     expect(await found(prefix)).toEqual([renamed]);
+  });
+
+  it('finds a candidate whose entries an older stage wrote (no user carried) from the user item', async () => {
+    const person = await createTestUser({ login: `${tag}older_p`, displayName: `${TAG} Older` });
+    await writeOldSearchEntries(person.id);
+    const response = await search(communityAdmin, { space_id: spaceId, search: `${tag}older` });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.users.data).toEqual([
+      { ID: person.id, display_name: `${TAG} Older`, photo: '', user_email: null },
+    ]);
+    // Its user item was read beside the memberships, in the same round.
+    expect(response.headers.get(METER_HEADER)).toMatch(new RegExp(`USER#${person.id}`));
+    await setMemberStatus(person.username, 'suspended');
+    expect(
+      (await search(communityAdmin, { space_id: spaceId, search: `${tag}older` })).body.users.data,
+    ).toEqual([]);
   });
 
   it('shows e-mails only to community moderators holding host list_users', async () => {
