@@ -83,8 +83,10 @@ beforeAll(async () => {
 });
 
 /** The DynamoDB calls `run` makes in this process and its serial rounds (the longest chain of calls each started after the one before it ended). */
-async function callsOf<T>(run: () => Promise<T>): Promise<{ result: T; calls: string[]; rounds: number }> {
-  const spans: { name: string; start: number; end: number }[] = [];
+async function callsOf<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; calls: string[]; inputs: string; rounds: number }> {
+  const spans: { name: string; input: string; start: number; end: number }[] = [];
   const name = `round-meter-${tag}`;
   db().middlewareStack.add(
     (next, context) => async (args) => {
@@ -92,7 +94,12 @@ async function callsOf<T>(run: () => Promise<T>): Promise<{ result: T; calls: st
       try {
         return await next(args);
       } finally {
-        spans.push({ name: context.commandName as string, start, end: performance.now() });
+        spans.push({
+          name: context.commandName as string,
+          input: JSON.stringify(args.input),
+          start,
+          end: performance.now(),
+        });
       }
     },
     { step: 'initialize', name },
@@ -107,7 +114,12 @@ async function callsOf<T>(run: () => Promise<T>): Promise<{ result: T; calls: st
         .map((other, at) => (other.end <= span.start ? (chain[at] ?? 0) : 0));
       chain.push(1 + Math.max(0, ...before));
     });
-    return { result, calls: spans.map((span) => span.name), rounds: Math.max(0, ...chain) };
+    return {
+      result,
+      calls: spans.map((span) => span.name),
+      inputs: spans.map((span) => span.input).join('\n'),
+      rounds: Math.max(0, ...chain),
+    };
   } finally {
     db().middlewareStack.remove(name);
   }
@@ -141,6 +153,8 @@ describe('space user search cost', () => {
     // 100 users examined: their 100 memberships and the two permission keys, two BatchGetItems.
     expect(first.calls.filter((call) => call.startsWith('BatchGet'))).toHaveLength(2);
     expect(first.calls).toHaveLength(3);
+    // The entries carry what the answer needs of each user: no user item (`USER#<id>`) is read.
+    expect(first.inputs).not.toMatch(/"USER#/);
 
     // Each further request is bounded the same way; following the cursor finds the candidates, each once (a
     // member's other entries, e-mail after login, come back in later windows and are dropped again).
