@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METER_HEADER } from '../../infra/local/dynamodb-meter.ts';
-import { runImport } from '../../shared/domain/import/run-import.ts';
 import { createTestUser, type TestUser } from '../support/api.ts';
-import { listTopics, type Topic, uniqueToken } from '../support/topics.ts';
+import { importTopicsWithFeeds, listTopics, type Topic, uniqueToken } from '../support/topics.ts';
 
 /**
  * GET /admin/topics at the contract's largest page (per_page 100) stays within issue 20's round-trip rule: the
@@ -34,26 +33,12 @@ beforeAll(async () => {
     { ref: 'c', topics: ['t40'] },
     { ref: 'd', topics: ['t40'], status: 'draft' },
   ];
-  const ids = await runImport({
-    spaces: [
-      {
-        ref: 'space',
-        title: `Space ${token}`,
-        slug: `space-${token}`,
-        members: [{ user: author.username, role: 'member' }],
-      },
-    ],
-    topics: [{ ref: 'shelf', title: `Shelf ${token}`, slug: `shelf-${token}` }, ...children],
-    feeds: feeds.map((feed) => ({
-      ref: feed.ref,
-      user: author.username,
-      space: 'space',
-      title: `Feed ${feed.ref}`,
-      message: `Message of ${feed.ref}`,
-      topics: feed.topics,
-      status: feed.status ?? 'published',
-    })),
-  });
+  const ids = await importTopicsWithFeeds(
+    author,
+    token,
+    [{ ref: 'shelf', title: `Shelf ${token}`, slug: `shelf-${token}` }, ...children],
+    feeds,
+  );
   shelf = ids.topics.shelf as number;
   childIds = children.map((child) => ids.topics[child.ref] as number);
 }, 60_000);
