@@ -25,11 +25,14 @@ export interface PageWindow<T> {
 export interface PageQuery<T> extends PageWindow<T> {
   readonly partition: Partition;
   /** A FilterExpression; the page is then filled from further reads (cost O(page + filtered out)). */
-  readonly filter?: {
-    readonly expression: string;
-    readonly names?: Record<string, string>;
-    readonly values?: Record<string, unknown>;
-  };
+  readonly filter?: QueryFilter | undefined;
+}
+
+/** A Query's FilterExpression with its placeholder names and values. */
+export interface QueryFilter {
+  readonly expression: string;
+  readonly names?: Record<string, string>;
+  readonly values?: Record<string, unknown>;
 }
 
 export interface PageResult<T> {
@@ -46,9 +49,9 @@ export const MAX_SKIPPED_ITEMS = 100_000;
 /** One COUNT query skips at most this many keys (DynamoDB's Limit is a 32-bit integer). */
 const SKIP_BATCH = 10_000;
 /**
- * A page this close to the start (offset + page) of an unfiltered list is read in one Query of the items before
- * it and its own, the first dropped: the same read units as the COUNT skip (DynamoDB charges the items a COUNT
- * evaluates), one serial round fewer.
+ * A page this close to the start (offset + page) of a list is read in one Query of the items before it and its
+ * own, the first dropped: the same read units as the COUNT skip (DynamoDB charges the items a COUNT evaluates), one
+ * serial round fewer. With a filter it reads on until that many items match, as page 1 does for its own.
  */
 const READ_THROUGH_ITEMS = 500;
 
@@ -86,7 +89,7 @@ export async function queryPage<T>(query: PageQuery<T>): Promise<PageResult<T>> 
     decoded.query === fingerprint
   ) {
     startKey = decoded.lastKey;
-  } else if (offset > 0 && !query.filter && offset + query.perPage <= READ_THROUGH_ITEMS) {
+  } else if (offset > 0 && offset + query.perPage <= READ_THROUGH_ITEMS) {
     return readThrough(query, base, offset, fingerprint);
   } else if (offset > 0) {
     if (query.total === undefined && offset > MAX_SKIPPED_ITEMS) {

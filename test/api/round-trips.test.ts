@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METER_HEADER } from '../../infra/local/dynamodb-meter.ts';
 import { ROUTES } from '../../shared/catalogue/index.ts';
-import type { ApiResponse } from '../support/api.ts';
+import { meteredFigures } from '../support/dynamodb-meter.ts';
 import { buildWorld, type RoundTripCase, roundTripCases } from '../support/round-trip-cases.ts';
 
 /**
@@ -62,20 +61,6 @@ const NOT_MEASURED: Readonly<Record<string, string>> = {
 
 const measured = new Map<string, Figures & { calls: string }>();
 
-function figuresOf(response: ApiResponse): Figures & { calls: string } {
-  const header = response.headers.get(METER_HEADER);
-  if (!header) throw new Error(`no ${METER_HEADER} header (the meter runs in the in-process stack only)`);
-  const parsed = JSON.parse(header) as Figures & { calls: [string, string, string][] };
-  return {
-    rounds: parsed.rounds,
-    reads: parsed.reads,
-    writes: parsed.writes,
-    calls: parsed.calls
-      .map(([operation, index, keys]) => `${operation}${index ? `:${index}` : ''}(${keys})`)
-      .join(' '),
-  };
-}
-
 const within = (figures: Figures, allowed: Figures) =>
   figures.rounds <= allowed.rounds && figures.reads <= allowed.reads && figures.writes <= allowed.writes;
 
@@ -121,7 +106,7 @@ describe('DynamoDB round trips per route, after the authorizer', () => {
       for (let attempt = 0; attempt < 3 && !(best && within(best, allowed)); attempt++) {
         const response = await run();
         expect(response.status, `${operationId}: ${response.text.slice(0, 300)}`).toBeLessThan(300);
-        const figures = figuresOf(response);
+        const figures = meteredFigures(response);
         if (!best || figures.rounds + figures.reads + figures.writes < best.rounds + best.reads + best.writes)
           best = figures;
       }

@@ -12,9 +12,9 @@ import {
 import { spacePostCounts } from '../../db/keys/spaces.ts';
 import { userStatsKey } from '../../db/keys/users.ts';
 import type { Partition } from '../../db/partition.ts';
-import { readShardedTotals } from '../../db/sharded-counters.ts';
+import { readShardedTotals, shardedTotalsRead } from '../../db/sharded-counters.ts';
 import { MAX_SKIPPED_ITEMS, type PageResult, queryPage } from '../../db/query-page.ts';
-import { querySpreadWindow } from '../../db/spread-page.ts';
+import { type KeepRule, querySpreadWindow } from '../../db/spread-page.ts';
 import { invalidParams } from '../../errors/app-error.ts';
 import { batchGetItems, getItem, queryItems } from '../../db/reads.ts';
 import {
@@ -73,10 +73,16 @@ export async function findFeedStats(): Promise<Counters> {
 }
 
 /** A space's `posts_count` (published feeds), summed over its shards, consistent like the page it totals. */
-export async function findSpacePostCount(spaceId: number): Promise<number> {
-  const [totals] = await readShardedTotals([spacePostCounts(spaceId)], { consistent: true });
-  return totals?.posts_count ?? 0;
-}
+export const spacePostCountRead = (spaceId: number): KeyedRead<number> =>
+  mapRead(
+    shardedTotalsRead(spacePostCounts(spaceId), { consistent: true }),
+    (totals) => totals.posts_count ?? 0,
+  );
+
+export const findSpacePostCount = async (spaceId: number): Promise<number> => {
+  const [count] = await readTogether([spacePostCountRead(spaceId)] as const);
+  return count;
+};
 
 /** A user's stats item (feed and comment counters among others). */
 export async function findUserStats(userId: number): Promise<Counters> {
@@ -170,29 +176,35 @@ const listingPage = (partition: Partition, query: FeedPageQuery): Promise<PageRe
 export interface TimelinePageQuery {
   readonly page: number;
   readonly perPage: number;
-  /** The feeds the caller may see (asked for beside the first reads); answering undefined shows every feed. */
-  readonly visible: () => Promise<((listing: PostListing) => boolean) | undefined>;
+  /**
+   * The feeds the caller may see (asked for beside the first reads), in memory and as the FilterExpression of any
+   * read after the first; answering undefined shows every feed.
+   */
+  readonly visible: () => Promise<KeepRule<PostListing> | undefined>;
 }
 
 /**
  * Every published feed, newest first: the timeline's shards (G3 `FEEDS#<n>` on the listings), each read for about
  * its share of the first (offset + per_page) entries the caller may see, in parallel, merged by sort key and read
- * further only where the merge needs it (shared/db/spread-page.ts). Page 1 reads ten small entries per shard; a
- * page N reads about N pages' worth (GET /feeds has no cursor), bounded like queryPage's skip.
+ * further only where the merge needs it, in at most one more round most often (shared/db/spread-page.ts). Page 1
+ * reads ten small entries per shard; a page N reads about N pages' worth (GET /feeds has no cursor), bounded like
+ * queryPage's skip. Answers the page and the serial rounds its reads took.
  */
-export async function queryTimelinePage(query: TimelinePageQuery): Promise<PostListing[]> {
+export async function queryTimelinePage(
+  query: TimelinePageQuery,
+): Promise<{ listings: PostListing[]; rounds: number }> {
   const offset = (query.page - 1) * query.perPage;
   const window = offset + query.perPage;
   if (window > MAX_SKIPPED_ITEMS) {
     throw invalidParams({ page: `is too deep for the timeline (at most ${MAX_SKIPPED_ITEMS} feeds in)` });
   }
-  const listings = await querySpreadWindow({
+  const { items, rounds } = await querySpreadWindow({
     sources: postTimelineShards(),
     schema: PostListingSchema,
     window,
     keep: query.visible,
   });
-  return listings.slice(offset, window);
+  return { listings: items.slice(offset, window), rounds };
 }
 
 /** The published feeds of one space, newest first (G2 on the listings). */
