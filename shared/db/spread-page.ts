@@ -17,9 +17,9 @@ import { type ItemSchema, parseItem } from './reads.ts';
  *    - when the first reads kept at least `window` items, the window's last kept item bounds what is missing: each
  *      partition that may hold more is read once from where it stopped down to that item's sort key (a key
  *      condition, with `keep`'s FilterExpression): exact, and O(the items in that range);
- *    - when they kept fewer (`keep` drops most of the newest items), each partition that holds more is read for
- *      twice its share of what is missing at the density the first reads kept, with the FilterExpression; should a
- *      partition still hold more of the window after that, the bounded read of the first case follows (a third).
+ *    - when they kept fewer (`keep` drops most of the newest items), each partition that holds more is read to
+ *      twice the depth where the window should end at the density the first reads kept, with the FilterExpression;
+ *      should a partition still hold more of the window after that, the bounded read of the first case follows.
  *
  * Exactness: a partition's unread items all sort after the last item it evaluated (its LastEvaluatedKey), so once
  * every partition that may hold more has been read past the window's last kept item, no unread item can belong to
@@ -35,6 +35,13 @@ export interface SpreadWindowQuery<T> {
    * memberships), so those reads need not wait for it. Absent, or answering undefined, keeps every item.
    */
   readonly keep?: (() => Promise<KeepRule<T> | undefined>) | undefined;
+  /** A FilterExpression known from the start: every read applies it (and `keep`'s, once known). */
+  readonly filter?: QueryFilter | undefined;
+  /**
+   * The item's identity across partitions, when one item can be listed in several (a feed under two topics): the
+   * copies share a sort key, and the window lists the item once.
+   */
+  readonly identity?: ((item: T) => string) | undefined;
 }
 
 /** Which items a list keeps: in memory, and the same rule as a FilterExpression for the reads that follow. */
@@ -67,6 +74,8 @@ interface SourceState<T> {
   frontier: string | undefined;
   startKey: Record<string, unknown> | undefined;
   more: boolean;
+  /** How many of its items were read (kept or not). */
+  evaluated: number;
 }
 
 /** What the reads so far evaluated and kept (the density of a read on). */
@@ -84,6 +93,7 @@ export async function querySpreadWindow<T>(query: SpreadWindowQuery<T>): Promise
     frontier: undefined,
     startKey: undefined,
     more: true,
+    evaluated: 0,
   }));
   const tally: Tally = { evaluated: 0, kept: 0 };
   const [rule] = await Promise.all([
@@ -99,7 +109,10 @@ export async function querySpreadWindow<T>(query: SpreadWindowQuery<T>): Promise
     tally.kept = states.reduce((sum, state) => sum + state.kept.length, 0);
   }
   for (let rounds = 1; ; rounds++) {
-    const merged = states.flatMap((state) => state.kept).sort((a, b) => (a.sort < b.sort ? 1 : -1));
+    const merged = distinct(
+      states.flatMap((state) => state.kept).sort((a, b) => (a.sort < b.sort ? 1 : -1)),
+      query.identity,
+    );
     const last = merged.length >= query.window ? merged[query.window - 1]?.sort : undefined;
     const pending = states.filter(
       (state) => state.more && (last === undefined || (state.frontier ?? '') > last),
@@ -110,16 +123,35 @@ export async function querySpreadWindow<T>(query: SpreadWindowQuery<T>): Promise
     if (last !== undefined) {
       await Promise.all(pending.map((state) => readOn(query, state, tally, { down: last }, rule)));
     } else {
-      // Twice each partition's share of what is missing, at the density kept so far (while none was kept: the
-      // rule's own share, else as if the next item were kept).
-      const missing = query.window - merged.length;
+      // The window lies about window ÷ density items deep into the union, a quarter of that (with 4 partitions) into
+      // each: each partition that holds more is read to twice that depth, at the density kept so far (while none
+      // was kept: the rule's own share, else as if the next item were kept), at least as much as its first read.
       const density =
         tally.kept > 0 ? tally.kept / tally.evaluated : (rule?.share ?? 1 / (tally.evaluated + 1));
-      const share = (2 * missing) / pending.length / Math.max(density, 1 / MAX_READ_LIMIT);
-      const limit = Math.min(MAX_READ_LIMIT, Math.max(first, Math.ceil(share)));
-      await Promise.all(pending.map((state) => readOn(query, state, tally, { limit }, rule)));
+      const depth = (2 * query.window) / states.length / Math.max(density, 1 / MAX_READ_LIMIT);
+      await Promise.all(
+        pending.map((state) => {
+          const limit = Math.min(MAX_READ_LIMIT, Math.max(first, Math.ceil(depth - state.evaluated)));
+          return readOn(query, state, tally, { limit }, rule);
+        }),
+      );
     }
   }
+}
+
+/** The entries in order, each item once (the first of its copies) when items have an identity. */
+function distinct<T>(
+  entries: { sort: string; item: T }[],
+  identity: ((item: T) => string) | undefined,
+): { sort: string; item: T }[] {
+  if (!identity) return entries;
+  const seen = new Set<string>();
+  return entries.filter((entry) => {
+    const id = identity(entry.item);
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }
 
 /**
@@ -136,7 +168,7 @@ async function readOn<T>(
   const bounded = 'down' in extent;
   const partition = bounded ? withSortRange(state.source, { from: extent.down }) : state.source;
   const condition = keyCondition(partition);
-  const filter = rule?.filter;
+  const filter = bothFilters(query.filter, rule?.filter);
   do {
     const result = await db().send(
       new QueryCommand({
@@ -158,7 +190,9 @@ async function readOn<T>(
         tally.kept++;
       }
     }
-    tally.evaluated += result.ScannedCount ?? result.Items?.length ?? 0;
+    const evaluated = result.ScannedCount ?? result.Items?.length ?? 0;
+    state.evaluated += evaluated;
+    tally.evaluated += evaluated;
     state.startKey = result.LastEvaluatedKey;
     state.more = result.LastEvaluatedKey !== undefined;
     if (result.LastEvaluatedKey) state.frontier = String(result.LastEvaluatedKey[partition.sortKey]);
@@ -166,4 +200,14 @@ async function readOn<T>(
   } while (bounded && state.more);
   // Whatever a bounded read left unread sorts after the window's last kept item.
   if (bounded) state.more = false;
+}
+
+/** Two FilterExpressions as one (their placeholders must differ). */
+function bothFilters(a: QueryFilter | undefined, b: QueryFilter | undefined): QueryFilter | undefined {
+  if (!a || !b) return a ?? b;
+  return {
+    expression: `(${a.expression}) AND (${b.expression})`,
+    names: { ...a.names, ...b.names },
+    values: { ...a.values, ...b.values },
+  };
 }

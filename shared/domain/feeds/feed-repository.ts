@@ -7,7 +7,6 @@ import {
   postTimelineShards,
   spacePosts,
   topicFeedStatsKey,
-  topicPosts,
 } from '../../db/keys/feeds.ts';
 import { spacePostCounts } from '../../db/keys/spaces.ts';
 import { userStatsKey } from '../../db/keys/users.ts';
@@ -32,14 +31,7 @@ import {
   transactWrite,
   transactWriteIfConditionsHold,
 } from '../../db/transact.ts';
-import {
-  type FeedStatus,
-  type PostItem,
-  type PostListing,
-  PostListingSchema,
-  type PostTopicLink,
-  PostTopicLinkSchema,
-} from './post-item.ts';
+import { type FeedStatus, type PostItem, type PostListing, PostListingSchema } from './post-item.ts';
 import { findPostsByIds, postsByIdsRead } from './post-lookups.ts';
 import { ReactionItemSchema } from './reaction-item.ts';
 
@@ -97,11 +89,11 @@ export const userStatsRead = (userId: number) =>
  * The topic feed counters of several topics in one BatchGetItem, merged by name: a counter of a feed carrying
  * several of these topics sits on each of their items with the same name and value, so it is counted once.
  */
-export async function findTopicFeedCounters(topicIds: readonly number[]): Promise<Counters> {
-  if (topicIds.length === 0) return {};
-  const items = await batchGetItems(topicIds.map(topicFeedStatsKey), CountersSchema);
-  return Object.assign({}, ...items);
-}
+export const topicFeedCountersRead = (topicIds: readonly number[]): KeyedRead<Counters> =>
+  mapRead(
+    itemsRead(topicIds.map(topicFeedStatsKey), CountersSchema),
+    (items): Counters => Object.assign({}, ...items),
+  );
 
 // ---- Lists ----------------------------------------------------------------------------------------------------
 
@@ -111,6 +103,8 @@ export interface FeedPageQuery {
   /** From the maintained aggregate: a page past it reads nothing. */
   readonly total?: number | undefined;
   readonly filter?: FeedFilter | undefined;
+  /** See `PageQuery.readAhead` (shared/db/query-page.ts). */
+  readonly readAhead?: number | undefined;
 }
 
 export interface FeedFilter {
@@ -171,6 +165,7 @@ const listingPage = (partition: Partition, query: FeedPageQuery): Promise<PageRe
     perPage: query.perPage,
     total: query.total,
     filter: query.filter,
+    readAhead: query.readAhead,
   });
 
 export interface TimelinePageQuery {
@@ -214,21 +209,6 @@ export const querySpaceFeedPage = async (spaceId: number, query: FeedPageQuery) 
 /** The feeds of one author in any status, newest first (G1 on the listings); the filter narrows status and visibility. */
 export const queryAuthorFeedPage = async (userId: number, query: FeedPageQuery) =>
   (await listingPage(authorPosts(userId), query)).items;
-
-/** The links of the published feeds carrying one topic, newest first (G3 on the link items). */
-export const queryTopicFeedLinkPage = (
-  topicId: number,
-  query: FeedPageQuery,
-): Promise<PageResult<PostTopicLink>> =>
-  queryPage({
-    partition: topicPosts(topicId),
-    schema: PostTopicLinkSchema,
-    ascending: false,
-    page: query.page,
-    perPage: query.perPage,
-    total: query.total,
-    filter: query.filter,
-  });
 
 /** Which of these posts the user has liked (one BatchGetItem of their reaction keys). */
 export async function findLikedPostIds(postIds: readonly number[], userId: number): Promise<Set<number>> {

@@ -15,7 +15,7 @@ import {
   visibleListing,
   visibleMemberSpaces,
 } from './feed-filters.ts';
-import { noRead, pairRead, readTogether } from '../../db/read-together.ts';
+import { mapRead, noRead, pairRead, readTogether } from '../../db/read-together.ts';
 import { type FeedResponse, feedContextRead, toFeedResponse } from './feed-mapper.ts';
 import {
   type Counters,
@@ -56,6 +56,8 @@ export interface FeedList {
 export interface PostPage {
   readonly posts: PostItem[];
   readonly total: number;
+  /** The caller's likes of these posts. */
+  readonly liked: Set<number>;
 }
 
 /** A page of listing entries (whose posts are read next) and the exact total. */
@@ -119,18 +121,15 @@ export async function listFeeds(caller: Caller, input: ListFeedsInput): Promise<
       ));
     data = posts.map((post) => toFeedResponse(post, { ...context, liked }));
   } else {
-    // The caller's likes, the authors and the topics of a page of posts: one BatchGetItem.
-    const [liked, context] = await readTogether([
-      likedPostsRead(
-        page.posts.map((post) => post.id),
-        caller.id,
-      ),
+    // The authors and the topics of a page of posts (its caller's likes were read beside the posts): one
+    // BatchGetItem.
+    const [context] = await readTogether([
       feedContextRead(
         page.posts.map((post) => post.user_id),
         page.posts.flatMap((post) => post.topic_ids),
       ),
     ] as const);
-    data = page.posts.map((post) => toFeedResponse(post, { ...context, liked }));
+    data = page.posts.map((post) => toFeedResponse(post, { ...context, liked: page.liked }));
   }
   const total = page.total;
   return { feeds: { current_page: input.page, data, total, per_page: input.per_page } };
@@ -210,7 +209,7 @@ async function unpublishedPage(caller: Caller, input: ListFeedsInput, paging: Pa
   }
   const [stats, found] = await Promise.all([
     findUserStats(author),
-    queryAuthorFeedPage(author, { ...paging, filter: statusIs(status) }),
+    queryAuthorFeedPage(author, { ...paging, filter: statusIs(status), readAhead: READ_AHEAD }),
   ]);
   const total = stats[`feeds_status:${status}`] ?? 0;
   return listed(cutTo(found, total, paging), total, status);
@@ -227,20 +226,30 @@ async function spacePage(
   input: ListFeedsInput,
   paging: Paging,
 ): Promise<PostPage | ListedPage> {
-  const plain = input.topics === undefined && input.username === undefined && readsBesideTotal(paging);
-  const [[space, membership, spaceSize, authorId], plainPage] = await Promise.all([
+  // A community space the caller may see (a course, or a members-only space of others, is as unknown).
+  const visibleSpace = mapRead(
+    pairRead(spaceRead(spaceId), membershipRead(spaceId, caller.id)),
+    ([space, membership]) =>
+      space?.type === 'community' && (space.privacy === 'public' || isSpaceMember(caller, membership)),
+  );
+  if (input.topics !== undefined) {
+    const first = mapRead(visibleSpace, (visible) => {
+      if (!visible) throw spaceNotFound();
+    });
+    return listTopicFeeds(caller, input.topics, paging, { spaceId, first });
+  }
+  const plain = input.username === undefined && readsBesideTotal(paging);
+  const [[visible, spaceSize, authorId], plainPage] = await Promise.all([
     readTogether([
-      spaceRead(spaceId),
-      membershipRead(spaceId, caller.id),
+      visibleSpace,
       spacePostCountRead(spaceId),
       input.username === undefined ? noRead(undefined) : userIdByUsernameRead(input.username),
     ] as const),
     plain ? querySpaceFeedPage(spaceId, paging) : undefined,
   ]);
+  // An unknown username answers before the space, as when it was resolved first.
   const author = input.username === undefined ? undefined : foundUser(authorId);
-  if (space?.type !== 'community') throw spaceNotFound();
-  if (space.privacy !== 'public' && !isSpaceMember(caller, membership)) throw spaceNotFound();
-  if (input.topics !== undefined) return listTopicFeeds(caller, input.topics, paging, { spaceId });
+  if (!visible) throw spaceNotFound();
   if (author !== undefined) return authorFeedsInSpace(author, spaceId, spaceSize, paging);
   const found = plainPage ?? (await querySpaceFeedPage(spaceId, { ...paging, total: spaceSize }));
   return listed(cutTo(found, spaceSize, paging), spaceSize);
@@ -293,7 +302,7 @@ async function authorFeeds(caller: Caller, username: string, paging: Paging): Pr
   if (isOwner(caller, authorId) || seesAll) {
     const [stats, found] = await Promise.all([
       findUserStats(authorId),
-      queryAuthorFeedPage(authorId, { ...paging, filter: statusIs('published') }),
+      queryAuthorFeedPage(authorId, { ...paging, filter: statusIs('published'), readAhead: READ_AHEAD }),
     ]);
     const total = stats.feeds_published ?? 0;
     return listed(cutTo(found, total, paging), total);
@@ -305,13 +314,17 @@ async function authorFeeds(caller: Caller, username: string, paging: Paging): Pr
     const scope = memberScope(stats, mine);
     const filter = allOf(statusIs('published'), visibleIn(scope.spaceIds));
     return listed(
-      await queryAuthorFeedPage(authorId, { ...paging, total: scope.total, filter }),
+      await queryAuthorFeedPage(authorId, { ...paging, total: scope.total, filter, readAhead: READ_AHEAD }),
       scope.total,
     );
   }
   const [stats, found] = await Promise.all([
     findUserStats(authorId),
-    queryAuthorFeedPage(authorId, { ...paging, filter: allOf(statusIs('published'), visibleIn(mine)) }),
+    queryAuthorFeedPage(authorId, {
+      ...paging,
+      filter: allOf(statusIs('published'), visibleIn(mine)),
+      readAhead: READ_AHEAD,
+    }),
   ]);
   const { total } = memberScope(stats, mine);
   return listed(cutTo(found, total, paging), total);
@@ -325,8 +338,10 @@ function memberScope(stats: Counters, memberships: readonly number[]) {
 }
 
 /**
- * One author's feeds in one space (the caller may see the space): counted by `feeds_published_space:<sid>`, read
- * from whichever of the two partitions is smaller (the author's feeds or the space's), filtered to the other.
+ * One author's feeds in one space (the caller may see the space): counted by `feeds_published_space:<sid>`. A small
+ * space (a few pages' worth of feeds) is read filtered to the author beside the author's stats; otherwise the
+ * author's partition filtered to the space is read beside them (the stats are not known yet, so it is read even
+ * when larger than the space's: O(the author's feeds until the page fills), never a whole large space).
  */
 async function authorFeedsInSpace(
   authorId: number,
@@ -334,23 +349,27 @@ async function authorFeedsInSpace(
   spaceSize: number,
   paging: Paging,
 ): Promise<ListedPage> {
-  const stats = await findUserStats(authorId);
-  const total = stats[`feeds_published_space:${spaceId}`] ?? 0;
-  const authorSize = authoredFeeds(stats);
-  const found =
-    authorSize <= spaceSize
-      ? await queryAuthorFeedPage(authorId, {
+  const smallSpace = spaceSize <= SMALL_SPACE_PAGES * paging.page * paging.perPage;
+  const [stats, found] = await Promise.all([
+    findUserStats(authorId),
+    smallSpace
+      ? querySpaceFeedPage(spaceId, { ...paging, filter: authorIs(authorId), readAhead: READ_AHEAD })
+      : queryAuthorFeedPage(authorId, {
           ...paging,
-          total,
           filter: allOf(statusIs('published'), spaceIs(spaceId)),
-        })
-      : await querySpaceFeedPage(spaceId, { ...paging, total, filter: authorIs(authorId) });
-  return listed(found, total);
+          readAhead: READ_AHEAD,
+        }),
+  ]);
+  const total = stats[`feeds_published_space:${spaceId}`] ?? 0;
+  return listed(cutTo(found, total, paging), total);
 }
 
-/** Every feed of an author in any status (the size of the author's partition). */
-const authoredFeeds = (stats: Counters): number =>
-  (stats.feeds_published ?? 0) +
-  Object.entries(stats)
-    .filter(([name]) => name.startsWith('feeds_status:'))
-    .reduce((sum, [, count]) => sum + count, 0);
+/** A space with at most this many pages' worth of feeds (up to the page asked) is read whole rather than the author. */
+const SMALL_SPACE_PAGES = 5;
+
+/**
+ * A list read with a FilterExpression that may drop a fair share of it (another member's feeds: their drafts and
+ * other members-only spaces' feeds) asks each read for twice what is still missing: a page most often fills in one
+ * Query, for a few small listing entries more.
+ */
+const READ_AHEAD = 2;
