@@ -42,6 +42,11 @@ export interface SpreadWindowQuery<T> {
    * copies share a sort key, and the window lists the item once.
    */
   readonly identity?: ((item: T) => string) | undefined;
+  /**
+   * The first reads ask for this many times `firstReadLimit` (default 1): for a list whose `keep` most often drops
+   * some of the newest items, so that the first round most often suffices for a few small entries more.
+   */
+  readonly readAhead?: number | undefined;
 }
 
 /** Which items a list keeps: in memory, and the same rule as a FilterExpression for the reads that follow. */
@@ -86,7 +91,10 @@ interface Tally {
 
 export async function querySpreadWindow<T>(query: SpreadWindowQuery<T>): Promise<SpreadWindow<T>> {
   if (query.window <= 0) return { items: [], rounds: 0 };
-  const first = firstReadLimit(query.window, query.sources.length);
+  const first = Math.min(
+    MAX_READ_LIMIT,
+    Math.ceil(firstReadLimit(query.window, query.sources.length) * (query.readAhead ?? 1)),
+  );
   const states: SourceState<T>[] = query.sources.map((source) => ({
     source,
     kept: [],
@@ -128,10 +136,17 @@ export async function querySpreadWindow<T>(query: SpreadWindowQuery<T>): Promise
       // was kept: the rule's own share, else as if the next item were kept), at least as much as its first read.
       const density =
         tally.kept > 0 ? tally.kept / tally.evaluated : (rule?.share ?? 1 / (tally.evaluated + 1));
-      const depth = (2 * query.window) / states.length / Math.max(density, 1 / MAX_READ_LIMIT);
+      const rate = Math.max(density, 1 / MAX_READ_LIMIT);
+      const depth = (2 * query.window) / states.length / rate;
+      // Partitions that hold more than their share (the others ended): each at least twice its part of what is
+      // missing.
+      const missing = (2 * (query.window - merged.length)) / pending.length / rate;
       await Promise.all(
         pending.map((state) => {
-          const limit = Math.min(MAX_READ_LIMIT, Math.max(first, Math.ceil(depth - state.evaluated)));
+          const limit = Math.min(
+            MAX_READ_LIMIT,
+            Math.ceil(Math.max(first, depth - state.evaluated, missing)),
+          );
           return readOn(query, state, tally, { limit }, rule);
         }),
       );

@@ -82,6 +82,8 @@ export async function listTopicFeeds(
       ...(inSpace === undefined ? {} : { filter: spaceIs(inSpace) }),
       keep: async () => (await decided).keep,
       identity: (link) => String(link.post_id),
+      // Links of members-only spaces the caller is not in are dropped after the first reads: read twice the share.
+      readAhead: 2,
     }),
   ]);
   const page = offset >= total ? [] : links.items.slice(offset, window);
