@@ -23,8 +23,8 @@ interface Figures {
 }
 
 /**
- * Each entry is listed, with its why, in shared/db/ACCESS_PATTERNS.md (round trips per route). `varies`: the figures depend on what the shared table holds (filtered index pages read on until the page is
- * full; shard keys per listed topic), so a run may also come in within the rule: the entry is then not required to
+ * Each entry is listed, with its why, in shared/db/ACCESS_PATTERNS.md (round trips per route). `varies`: the figures depend on what the shared table holds (index pages read on while the
+ * merge needs them), so a run may also come in within the rule: the entry is then not required to
  * exceed it, only to stay within its figures.
  */
 const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true }>> = {
@@ -34,22 +34,6 @@ const EXCEPTIONS: Readonly<Record<string, Figures & { why: string; varies?: true
     writes: 0,
     varies: true,
     why: "rounds within the rule for every variant (test/api/feeds-round-trips.test.ts); reads over it on the timeline: (stats ∥ memberships ∥ the 4 timeline shards, a Query each: a batch reads items by key, not a partition's range, and the shards exist to spread the reads); (own posts, consistent ∥ one batch of others' posts, authors and topics); the caller's likes of the liked posts: 3 rounds, 9 reads. Where the merge needs more (a shard holding more than its share of the page, or entries the caller may not see), one round of ≤ 4 Queries bounded by the window's last kept entry (or sized by the share kept), the likes then read beside the posts: 3 rounds, ≤ 12 reads. Reads ≤ 3 cannot hold while the timeline is 4 partitions: a Query reads one partition, so a page is 4 reads before its posts; 3 would put every member's timeline read back on one partition (the hot key issue 20 item 4 removed) or serve pages from a cache (stale)",
-  },
-  // Topics.
-  listTopics: {
-    rounds: 2,
-    reads: 4,
-    writes: 0,
-    varies: true,
-    why: "stats ∥ page; the page's posts_count shards (4 keys a topic), two BatchGetItems of ≤ 100 keys when the page has more than 25 topics",
-  },
-  // Spaces.
-  searchSpaceUsers: {
-    rounds: 2,
-    reads: 4,
-    writes: 0,
-    varies: true,
-    why: "one window of the search index (a Query), then its first 100 distinct users' membership and user items in BatchGetItems side by side with the space and the caller's membership: 49 users one batch, 99 two, 100 three (2 keys a user + 2 = 202 keys > 2 × 100), whatever the site or the space holds; next_page_url continues a window members filled. 100 candidates in one answer (the contract's default page) need 100 users' two items: 3 reads only with the user's status and fields on the search entries",
   },
 };
 
