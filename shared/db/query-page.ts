@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { invalidParams } from '../errors/app-error.ts';
-import { db, tableName } from './client.ts';
+import { db } from './client.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import { keyCondition, type Partition } from './partition.ts';
-import { type ItemSchema, parseItem } from './reads.ts';
+import type { Partition } from './partition.ts';
+import { type ItemSchema, parseItem, partitionQueryInput, type QueryFilter } from './reads.ts';
+
+export type { QueryFilter };
 
 /** What every paged read is asked: how to parse and order the items, which page, and what is known of the list. */
 export interface PageWindow<T> {
@@ -31,13 +33,6 @@ export interface PageQuery<T> extends PageWindow<T> {
    * many times what is still missing, so most pages fill in one Query (read units for a few small entries more).
    */
   readonly readAhead?: number | undefined;
-}
-
-/** A Query's FilterExpression with its placeholder names and values. */
-export interface QueryFilter {
-  readonly expression: string;
-  readonly names?: Record<string, string>;
-  readonly values?: Record<string, unknown>;
 }
 
 export interface PageResult<T> {
@@ -70,14 +65,8 @@ export async function queryPage<T>(query: PageQuery<T>): Promise<PageResult<T>> 
   const offset = (query.page - 1) * query.perPage;
   if (query.total !== undefined && offset >= query.total) return { items: [], nextCursor: null };
 
-  const condition = keyCondition(query.partition);
   const base: QueryCommandInput = {
-    TableName: tableName(),
-    ...(query.partition.index ? { IndexName: query.partition.index } : {}),
-    KeyConditionExpression: condition.expression,
-    ExpressionAttributeNames: { ...condition.names, ...query.filter?.names },
-    ExpressionAttributeValues: { ...condition.values, ...query.filter?.values },
-    ...(query.filter ? { FilterExpression: query.filter.expression } : {}),
+    ...partitionQueryInput(query.partition, query.filter),
     ScanIndexForward: query.ascending,
   };
 

@@ -1,8 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
-import { keyCondition, type Partition, withSortRange } from './partition.ts';
-import type { QueryFilter } from './query-page.ts';
-import { type ItemSchema, parseItem } from './reads.ts';
+import { db } from './client.ts';
+import { type Partition, withSortRange } from './partition.ts';
+import { allFilters, type ItemSchema, parseItem, partitionQueryInput, type QueryFilter } from './reads.ts';
 
 /**
  * The newest items of one list spread over several partitions of an index, each item in one of them chosen by a
@@ -182,17 +181,11 @@ async function readOn<T>(
 ): Promise<void> {
   const bounded = 'down' in extent;
   const partition = bounded ? withSortRange(state.source, { from: extent.down }) : state.source;
-  const condition = keyCondition(partition);
-  const filter = bothFilters(query.filter, rule?.filter);
+  const input = partitionQueryInput(partition, allFilters(query.filter, rule?.filter));
   do {
     const result = await db().send(
       new QueryCommand({
-        TableName: tableName(),
-        ...(partition.index ? { IndexName: partition.index } : {}),
-        KeyConditionExpression: condition.expression,
-        ExpressionAttributeNames: { ...condition.names, ...filter?.names },
-        ExpressionAttributeValues: { ...condition.values, ...filter?.values },
-        ...(filter ? { FilterExpression: filter.expression } : {}),
+        ...input,
         ScanIndexForward: false,
         ...(bounded ? {} : { Limit: extent.limit }),
         ...(state.startKey ? { ExclusiveStartKey: state.startKey } : {}),
@@ -215,14 +208,4 @@ async function readOn<T>(
   } while (bounded && state.more);
   // Whatever a bounded read left unread sorts after the window's last kept item.
   if (bounded) state.more = false;
-}
-
-/** Two FilterExpressions as one (their placeholders must differ). */
-function bothFilters(a: QueryFilter | undefined, b: QueryFilter | undefined): QueryFilter | undefined {
-  if (!a || !b) return a ?? b;
-  return {
-    expression: `(${a.expression}) AND (${b.expression})`,
-    names: { ...a.names, ...b.names },
-    values: { ...a.values, ...b.values },
-  };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, type TestUser } from '../support/api.ts';
+import type { TestUser } from '../support/api.ts';
 import { type MeteredFigures, meteredFigures } from '../support/dynamodb-meter.ts';
 import {
   createSpace,
@@ -8,6 +8,7 @@ import {
   type FeedPage,
   listFeeds,
   postFeed,
+  feedAudience,
 } from '../support/feeds.ts';
 
 /**
@@ -33,16 +34,8 @@ const inPublic: Feed[] = [];
 const inPrivate: Feed[] = [];
 
 beforeAll(async () => {
-  [author, member, outsider, moderator] = await Promise.all([
-    createTestUser(),
-    createTestUser(),
-    createTestUser(),
-    createTestUser({ communityRole: 'moderator' }),
-  ]);
-  const members = [
-    [author, 'member'],
-    [member, 'member'],
-  ] as const;
+  let members: Awaited<ReturnType<typeof feedAudience>>['members'];
+  ({ author, member, outsider, moderator, members } = await feedAudience());
   let topics: number[];
   [publicSpace, privateSpace, topics] = await Promise.all([
     createSpace({ members }),

@@ -15,7 +15,7 @@ import { readShardedTotals, shardedTotalsRead } from '../../db/sharded-counters.
 import { MAX_SKIPPED_ITEMS, type PageResult, queryPage } from '../../db/query-page.ts';
 import { type KeepRule, querySpreadWindow } from '../../db/spread-page.ts';
 import { invalidParams } from '../../errors/app-error.ts';
-import { batchGetItems, getItem, queryItems } from '../../db/reads.ts';
+import { batchGetItems, getItem, type QueryFilter, queryItems } from '../../db/reads.ts';
 import {
   type KeyedRead,
   itemRead,
@@ -107,11 +107,7 @@ export interface FeedPageQuery {
   readonly readAhead?: number | undefined;
 }
 
-export interface FeedFilter {
-  readonly expression: string;
-  readonly names?: Record<string, string>;
-  readonly values?: Record<string, unknown>;
-}
+export type FeedFilter = QueryFilter;
 
 /**
  * A list page is read in two steps: the listing entries (small items, so the hot list partitions serve a page for a
