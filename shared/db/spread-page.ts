@@ -90,10 +90,7 @@ interface Tally {
 
 export async function querySpreadWindow<T>(query: SpreadWindowQuery<T>): Promise<SpreadWindow<T>> {
   if (query.window <= 0) return { items: [], rounds: 0 };
-  const first = Math.min(
-    MAX_READ_LIMIT,
-    Math.ceil(firstReadLimit(query.window, query.sources.length) * (query.readAhead ?? 1)),
-  );
+  const first = Math.ceil(firstReadLimit(query.window, query.sources.length) * (query.readAhead ?? 1));
   const states: SourceState<T>[] = query.sources.map((source) => ({
     source,
     kept: [],

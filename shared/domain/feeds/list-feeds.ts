@@ -67,6 +67,7 @@ interface ListedPage {
   /**
    * The caller's likes are looked up after the posts, for the posts somebody likes only (a post nobody likes is not
    * the caller's like): for the list every member reads, so its newest posts' partitions take one read per view.
+   * Only when the page's entries took one round: after a read on, the likes are read beside the posts (three rounds).
    */
   readonly likesOfLikedOnly?: boolean;
 }
