@@ -24,6 +24,7 @@ const WORKERS = Number(process.env.TEST_WORKERS) || undefined;
 const IN_PROCESS_ONLY = [
   'test/api/invitations-email-failure.test.ts',
   'test/api/round-trips.test.ts',
+  'test/api/feeds-round-trips.test.ts',
   'test/api/topics-list-cost.test.ts',
 ];
 
