@@ -21,7 +21,12 @@ const WORKERS = Number(process.env.TEST_WORKERS) || undefined;
  * API test files that inject a fault into the functions' own process (an in-process gateway of their own), or read
  * the in-process meter's `x-local-dynamodb` header: there is no such process in the bundled mode.
  */
-const IN_PROCESS_ONLY = ['test/api/invitations-email-failure.test.ts', 'test/api/round-trips.test.ts'];
+const IN_PROCESS_ONLY = [
+  'test/api/invitations-email-failure.test.ts',
+  'test/api/round-trips.test.ts',
+  'test/api/feeds-round-trips.test.ts',
+  'test/api/topics-list-cost.test.ts',
+];
 
 /**
  * The API tests against the bundled mode: each function from its synthesized asset in its own processes, under its

@@ -114,7 +114,8 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     synopsis: 'storage:upgrade [--dry-run]',
     about:
       'Brings a stage written by an earlier storage layout to the current one (feed listing entries; timeline, ' +
-      'status, space and topic feed totals recounted; the list copies of quiz submissions) and prints what it ' +
+      'status, space and topic feed totals recounted; the list copies of quiz submissions; the user search ' +
+      'entries carrying their user) and prints what it ' +
       'did per kind; a second run writes ' +
       'nothing (`up_to_date`). Pause feed writes first (README, "Upgrading a stage\'s storage"); safe to stop ' +
       'and run again; exit 1 when requests changed items meanwhile (nothing overwritten: run it again).',

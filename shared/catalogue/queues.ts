@@ -55,23 +55,47 @@ export const QUEUES = [
     // BuddyPress migration: `plan` messages cut a phase into chunks, `chunk` messages migrate one keyset range each
     // (idempotent, counted once); a chunk failing maxReceiveCount times is counted failed and lands in the DLQ.
     // One chunk per invocation, four at once: each chunk is seconds of writes, and chunks of a phase are independent.
-    // Avatars and covers are read from the source's uploads and stored, re-encoded by sharp, in the media bucket.
+    // A chunk reads the avatars and covers of what it creates from the source's uploads only to name their copies
+    // (checked by their magic bytes, keyed by their bytes: the URLs it sets on users and spaces); storing them,
+    // re-encoded by sharp, is the `images` worker's, so this worker loads the MySQL driver and never sharp.
     name: 'migrations',
     entry: 'functions/workers/run-migration.ts',
     grants: {
       table: 'readWrite',
-      bucket: { write: ['media/'] },
-      sendTo: ['migrations'],
+      sendTo: ['migrations', 'images'],
       secrets: ['buddypressSource'],
       sourceUploads: 'read',
     },
-    nativeModules: ['sharp', 'mysql2'],
+    nativeModules: ['mysql2'],
     batchSize: 1,
     timeoutSeconds: 300,
     maxReceiveCount: 3,
     maxConcurrency: 4,
     // Minutes of writes per chunk, for hours: never more than these four at once, whatever else happens.
     reservedConcurrency: 4,
+  },
+  {
+    // A BuddyPress migration's avatars and covers: a chunk sends the images of the members (or groups) it creates,
+    // named and set on them already; this worker reads each from the source's uploads (the location comes in the
+    // message: no source secret), re-encodes it with sharp into the media bucket, puts its media item and tallies
+    // its counters, each owner once (a done marker), and plans the run's tally when it stored the run's last
+    // images (the tally waits for them: migrationImagesPendingKey). No MySQL: its cold start carries sharp alone.
+    name: 'images',
+    entry: 'functions/workers/copy-migration-images.ts',
+    grants: {
+      table: 'readWrite',
+      bucket: { write: ['media/'] },
+      sendTo: ['migrations'],
+      sourceUploads: 'read',
+    },
+    nativeModules: ['sharp'],
+    // Image re-encoding is CPU-bound; more memory is more CPU on Lambda (as the upload routes).
+    memoryMb: 1536,
+    batchSize: 1,
+    timeoutSeconds: 120,
+    maxReceiveCount: 3,
+    // Four batches at most (the event source's cap); no reserved concurrency: it runs only while a run copies images.
+    maxConcurrency: 4,
   },
   {
     // A deleted topic's feeds: DELETE /admin/topics/{id} removes the topic (reads treat it as gone at once) and

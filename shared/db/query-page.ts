@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { invalidParams } from '../errors/app-error.ts';
-import { db, tableName } from './client.ts';
+import { db } from './client.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import { keyCondition, type Partition } from './partition.ts';
-import { type ItemSchema, parseItem } from './reads.ts';
+import type { Partition } from './partition.ts';
+import { type ItemSchema, parseItem, partitionQueryInput, type QueryFilter } from './reads.ts';
+
+export type { QueryFilter };
 
 /** What every paged read is asked: how to parse and order the items, which page, and what is known of the list. */
 export interface PageWindow<T> {
@@ -25,11 +27,12 @@ export interface PageWindow<T> {
 export interface PageQuery<T> extends PageWindow<T> {
   readonly partition: Partition;
   /** A FilterExpression; the page is then filled from further reads (cost O(page + filtered out)). */
-  readonly filter?: {
-    readonly expression: string;
-    readonly names?: Record<string, string>;
-    readonly values?: Record<string, unknown>;
-  };
+  readonly filter?: QueryFilter | undefined;
+  /**
+   * With a filter that drops a fair share of the list (the visibility of an author's feeds): each read asks for this
+   * many times what is still missing, so most pages fill in one Query (read units for a few small entries more).
+   */
+  readonly readAhead?: number | undefined;
 }
 
 export interface PageResult<T> {
@@ -46,9 +49,9 @@ export const MAX_SKIPPED_ITEMS = 100_000;
 /** One COUNT query skips at most this many keys (DynamoDB's Limit is a 32-bit integer). */
 const SKIP_BATCH = 10_000;
 /**
- * A page this close to the start (offset + page) of an unfiltered list is read in one Query of the items before
- * it and its own, the first dropped: the same read units as the COUNT skip (DynamoDB charges the items a COUNT
- * evaluates), one serial round fewer.
+ * A page this close to the start (offset + page) of a list is read in one Query of the items before it and its
+ * own, the first dropped: the same read units as the COUNT skip (DynamoDB charges the items a COUNT evaluates), one
+ * serial round fewer. With a filter it reads on until that many items match, as page 1 does for its own.
  */
 const READ_THROUGH_ITEMS = 500;
 
@@ -62,14 +65,8 @@ export async function queryPage<T>(query: PageQuery<T>): Promise<PageResult<T>> 
   const offset = (query.page - 1) * query.perPage;
   if (query.total !== undefined && offset >= query.total) return { items: [], nextCursor: null };
 
-  const condition = keyCondition(query.partition);
   const base: QueryCommandInput = {
-    TableName: tableName(),
-    ...(query.partition.index ? { IndexName: query.partition.index } : {}),
-    KeyConditionExpression: condition.expression,
-    ExpressionAttributeNames: { ...condition.names, ...query.filter?.names },
-    ExpressionAttributeValues: { ...condition.values, ...query.filter?.values },
-    ...(query.filter ? { FilterExpression: query.filter.expression } : {}),
+    ...partitionQueryInput(query.partition, query.filter),
     ScanIndexForward: query.ascending,
   };
 
@@ -86,7 +83,7 @@ export async function queryPage<T>(query: PageQuery<T>): Promise<PageResult<T>> 
     decoded.query === fingerprint
   ) {
     startKey = decoded.lastKey;
-  } else if (offset > 0 && !query.filter && offset + query.perPage <= READ_THROUGH_ITEMS) {
+  } else if (offset > 0 && offset + query.perPage <= READ_THROUGH_ITEMS) {
     return readThrough(query, base, offset, fingerprint);
   } else if (offset > 0) {
     if (query.total === undefined && offset > MAX_SKIPPED_ITEMS) {
@@ -109,18 +106,11 @@ export async function queryPage<T>(query: PageQuery<T>): Promise<PageResult<T>> 
     }
   }
 
-  const items: T[] = [];
-  let lastKey: Record<string, unknown> | undefined = startKey;
-  // A filter can return fewer than Limit items; keep reading until the page is full or the data ends.
-  do {
-    const result = await db().send(
-      new QueryCommand({ ...base, Limit: query.perPage - items.length, ExclusiveStartKey: lastKey }),
-    );
-    for (const item of result.Items ?? []) items.push(parseItem(query.schema, item));
-    lastKey = result.LastEvaluatedKey;
-  } while (lastKey && items.length < query.perPage);
-
-  return { items, nextCursor: await nextPageCursor(lastKey, query.page, fingerprint) };
+  const read = await readMatching(query, base, query.perPage, startKey);
+  return {
+    items: read.raw.map((item) => parseItem(query.schema, item)),
+    nextCursor: await nextPageCursor(read.lastKey, query.page, fingerprint),
+  };
 }
 
 /** Page N near the start: the items before it and its own in one Query (more only past 1 MB), the first dropped. */
@@ -130,21 +120,57 @@ async function readThrough<T>(
   offset: number,
   fingerprint: string,
 ): Promise<PageResult<T>> {
-  const wanted = offset + query.perPage;
-  const raw: Record<string, unknown>[] = [];
-  let lastKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(
-      new QueryCommand({ ...base, Limit: wanted - raw.length, ExclusiveStartKey: lastKey }),
-    );
-    raw.push(...(result.Items ?? []));
-    lastKey = result.LastEvaluatedKey;
-  } while (lastKey && raw.length < wanted);
+  const read = await readMatching(query, base, offset + query.perPage, undefined);
   return {
-    items: raw.slice(offset).map((item) => parseItem(query.schema, item)),
-    nextCursor: await nextPageCursor(lastKey, query.page, fingerprint),
+    items: read.raw.slice(offset).map((item) => parseItem(query.schema, item)),
+    nextCursor: await nextPageCursor(read.lastKey, query.page, fingerprint),
   };
 }
+
+/** DynamoDB answers at most 1 MB per Query whatever the Limit; this bounds a read ahead's Limit. */
+const MAX_READ_AHEAD_LIMIT = 1_000;
+
+/**
+ * The next `wanted` items from `startKey` (fewer at the end of the list). A filter can return fewer than its Limit;
+ * the reads go on until enough match. With `readAhead`, each read asks for that many times what is still missing
+ * (at the share of matches seen so far), and what it read beyond `wanted` is dropped, the cursor at the last item
+ * kept.
+ */
+async function readMatching<T>(
+  query: PageQuery<T>,
+  base: QueryCommandInput,
+  wanted: number,
+  startKey: Record<string, unknown> | undefined,
+): Promise<{ raw: Record<string, unknown>[]; lastKey: Record<string, unknown> | undefined }> {
+  const ahead = query.filter ? (query.readAhead ?? 1) : 1;
+  const raw: Record<string, unknown>[] = [];
+  let evaluated = 0;
+  let lastKey = startKey;
+  do {
+    const missing = wanted - raw.length;
+    // Before any match: as if the next item read matched.
+    const density = raw.length === 0 ? 1 / (evaluated + 1) : raw.length / evaluated;
+    const limit =
+      ahead === 1 ? missing : Math.min(MAX_READ_AHEAD_LIMIT, Math.ceil((ahead * missing) / density));
+    const result = await db().send(new QueryCommand({ ...base, Limit: limit, ExclusiveStartKey: lastKey }));
+    raw.push(...(result.Items ?? []));
+    evaluated += result.ScannedCount ?? result.Items?.length ?? 0;
+    lastKey = result.LastEvaluatedKey;
+  } while (lastKey && raw.length < wanted);
+  if (raw.length > wanted) {
+    raw.splice(wanted);
+    lastKey = keyOfItem(raw[wanted - 1] as Record<string, unknown>, query.partition);
+  }
+  return { raw, lastKey };
+}
+
+/** The ExclusiveStartKey that resumes a Query of `partition` after `item`: the table's key and the index's. */
+const keyOfItem = (item: Record<string, unknown>, partition: Partition): Record<string, unknown> => ({
+  pk: item.pk,
+  sk: item.sk,
+  [partition.partitionKey]: item[partition.partitionKey],
+  [partition.sortKey]: item[partition.sortKey],
+});
 
 /** The cursor to the page after `page` where the read stopped, or null when the list ended. */
 async function nextPageCursor(

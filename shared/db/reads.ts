@@ -114,15 +114,37 @@ async function batchGetRaw(
   return found;
 }
 
-/** The table, index and key condition of a Query of one partition: what every Query of this layer starts from. */
-export function partitionQueryInput(partition: Partition) {
+/** A Query's FilterExpression with its placeholder names and values. */
+export interface QueryFilter {
+  readonly expression: string;
+  readonly names?: Record<string, string>;
+  readonly values?: Record<string, unknown>;
+}
+
+/** Filters that must all hold, as one (their placeholders must differ); undefined when none is given. */
+export function allFilters(...parts: (QueryFilter | undefined)[]): QueryFilter | undefined {
+  const present = parts.filter((part): part is QueryFilter => part !== undefined);
+  if (present.length <= 1) return present[0];
+  return {
+    expression: present.map((part) => `(${part.expression})`).join(' AND '),
+    names: Object.assign({}, ...present.map((part) => part.names ?? {})),
+    values: Object.assign({}, ...present.map((part) => part.values ?? {})),
+  };
+}
+
+/**
+ * The table, index and key condition of a Query of one partition (and its FilterExpression, if any): what every
+ * Query of this layer starts from.
+ */
+export function partitionQueryInput(partition: Partition, filter?: QueryFilter) {
   const condition = keyCondition(partition);
   return {
     TableName: tableName(),
     ...(partition.index ? { IndexName: partition.index } : {}),
     KeyConditionExpression: condition.expression,
-    ExpressionAttributeNames: condition.names,
-    ExpressionAttributeValues: condition.values,
+    ExpressionAttributeNames: { ...condition.names, ...filter?.names },
+    ExpressionAttributeValues: { ...condition.values, ...filter?.values },
+    ...(filter ? { FilterExpression: filter.expression } : {}),
   };
 }
 

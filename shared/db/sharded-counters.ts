@@ -1,6 +1,6 @@
 import { type CounterDeltas, counterUpdate } from './counters.ts';
-import { type ItemKey, itemKeyId } from './partition.ts';
-import { batchGetRawItems } from './reads.ts';
+import type { ItemKey } from './partition.ts';
+import { type KeyedRead, readTogether } from './read-together.ts';
 import type { TransactAction } from './transact.ts';
 
 /**
@@ -88,27 +88,30 @@ export type CounterTotals = Readonly<Record<string, number>>;
  * Every numeric attribute found on a shard is summed; a counter no shard holds reads as absent (callers default
  * it to 0). The answer follows the order asked.
  */
-export async function readShardedTotals(
+export function readShardedTotals(
   aggregates: readonly ShardedAggregate[],
   options: { consistent?: boolean } = {},
 ): Promise<CounterTotals[]> {
-  const owners = new Map<string, number>();
-  const keys: ItemKey[] = [];
-  aggregates.forEach((aggregate, index) => {
-    const replica = Math.floor(Math.random() * aggregate.replicas);
-    for (const key of shardKeys(aggregate, replica)) {
-      owners.set(itemKeyId(key), index);
-      keys.push(key);
-    }
-  });
-  const totals = aggregates.map(() => ({}) as Record<string, number>);
-  for (const item of await batchGetRawItems(keys, options.consistent ?? false)) {
-    const owner = owners.get(itemKeyId(item));
-    if (owner === undefined) continue;
-    const sums = totals[owner] as Record<string, number>;
-    for (const [name, value] of Object.entries(item)) {
-      if (typeof value === 'number') sums[name] = (sums[name] ?? 0) + value;
-    }
-  }
-  return totals;
+  return readTogether(aggregates.map((aggregate) => shardedTotalsRead(aggregate, options)));
+}
+
+/** One aggregate's summed counters as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
+export function shardedTotalsRead(
+  aggregate: ShardedAggregate,
+  options: { consistent?: boolean } = {},
+): KeyedRead<CounterTotals> {
+  const keys = shardKeys(aggregate, Math.floor(Math.random() * aggregate.replicas));
+  return {
+    keys,
+    ...(options.consistent ? { consistent: true } : {}),
+    settle: (found) => {
+      const sums: Record<string, number> = {};
+      for (const key of keys) {
+        for (const [name, value] of Object.entries(found.get(key) ?? {})) {
+          if (typeof value === 'number') sums[name] = (sums[name] ?? 0) + value;
+        }
+      }
+      return sums;
+    },
+  };
 }

@@ -94,3 +94,7 @@ export function conditionCheckAction(
 ): TransactAction {
   return { ConditionCheck: { TableName: tableName(), Key: key, ...condition } } as TransactAction;
 }
+
+/** Cancels the transaction unless the item exists (a post, comment or topic the write depends on). */
+export const existsCheck = (key: ItemKey): TransactAction =>
+  conditionCheckAction(key, { ConditionExpression: 'attribute_exists(pk)' });

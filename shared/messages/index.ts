@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import type { QueueName } from '../catalogue/queues.ts';
 import { digestMessageSchema } from './digest.ts';
 import { sweepFeedMessageSchema } from './feeds.ts';
+import { imagesMessageSchema } from './images.ts';
 import { mailMessageSchema } from './mail.ts';
 import { migrationMessageSchema } from './migrations.ts';
 import { tidyNotificationsMessageSchema } from './notifications.ts';
@@ -19,6 +20,7 @@ export const QUEUE_MESSAGES = {
   notify: notifyMessageSchema,
   digest: digestMessageSchema,
   migrations: migrationMessageSchema,
+  images: imagesMessageSchema,
   topics: detachTopicMessageSchema,
   feeds: sweepFeedMessageSchema,
 } as const satisfies Record<QueueName, v.GenericSchema>;
@@ -27,6 +29,7 @@ export type QueueMessage<Q extends QueueName> = v.InferOutput<(typeof QUEUE_MESS
 
 export type { DigestMessage } from './digest.ts';
 export type { SweepFeedMessage } from './feeds.ts';
+export type { ImagesMessage } from './images.ts';
 export type { MailMessage } from './mail.ts';
 export type { MigrationMessage } from './migrations.ts';
 export type { TidyNotificationsMessage } from './notifications.ts';

@@ -1,6 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createTestUser, type TestUser } from '../support/api.ts';
-import { allFeeds, createSpace, expectError, type Feed, listFeeds, postFeed } from '../support/feeds.ts';
+import { api, type TestUser } from '../support/api.ts';
+import {
+  allFeeds,
+  createSpace,
+  expectError,
+  type Feed,
+  listFeeds,
+  postFeed,
+  feedAudience,
+} from '../support/feeds.ts';
 
 /**
  * GET /feeds: paginator C, each filter, exact visibility-aware totals (a total counts exactly the feeds the caller
@@ -20,16 +28,8 @@ let privateFeed: Feed;
 let secretFeed: Feed;
 
 beforeAll(async () => {
-  [author, member, outsider, moderator] = await Promise.all([
-    createTestUser(),
-    createTestUser(),
-    createTestUser(),
-    createTestUser({ communityRole: 'moderator' }),
-  ]);
-  const members = [
-    [author, 'member'],
-    [member, 'member'],
-  ] as const;
+  let members: Awaited<ReturnType<typeof feedAudience>>['members'];
+  ({ author, member, outsider, moderator, members } = await feedAudience());
   [publicSpace, privateSpace, secretSpace] = await Promise.all([
     createSpace({ members }),
     createSpace({ privacy: 'private', members }),

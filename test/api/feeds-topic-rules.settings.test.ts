@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putSetting } from '../../shared/domain/settings/index.ts';
 import { DEFAULT_TOPICS_CONFIG, type TopicsConfig } from '../../shared/domain/topics/index.ts';
-import { api, createTestUser, type TestUser } from '../support/api.ts';
+import { api, type TestUser } from '../support/api.ts';
 import {
   allFeeds,
   createSpace,
@@ -10,6 +10,7 @@ import {
   type Feed,
   feedOf,
   postFeed,
+  feedAudience,
 } from '../support/feeds.ts';
 
 /**
@@ -36,16 +37,8 @@ async function setTopicsConfig(config: Partial<TopicsConfig>) {
 }
 
 beforeAll(async () => {
-  [author, member, outsider, moderator] = await Promise.all([
-    createTestUser(),
-    createTestUser(),
-    createTestUser(),
-    createTestUser({ communityRole: 'moderator' }),
-  ]);
-  const members = [
-    [author, 'member'],
-    [member, 'member'],
-  ] as const;
+  let members: Awaited<ReturnType<typeof feedAudience>>['members'];
+  ({ author, member, outsider, moderator, members } = await feedAudience());
   [space, requiringSpace, privateSpace] = await Promise.all([
     createSpace({ members }),
     createSpace({ members, settings: { topic_required: 'yes' } }),

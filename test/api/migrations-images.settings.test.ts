@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -70,15 +70,42 @@ const profileOf = async (sourceId: number) =>
 
 describe('avatars and covers', () => {
   it('are copied, set on profiles and spaces, listed as the owners’ media; a bad file is an error, not a failure', async () => {
+    // One member's avatar files start as a JPEG and break off: the chunk names the copy (magic bytes), the images
+    // worker cannot decode it, reports it and clears the URL the chunk set.
+    const broken = fixture.expected.images.members.avatars.at(-1)!;
+    const brokenDir = join(folder, 'avatars', String(broken));
+    for (const file of await readdir(brokenDir, { withFileTypes: true }))
+      if (file.isFile())
+        await writeFile(join(brokenDir, file.name), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46]));
     await startMigration(caller, 'buddypress', { items, options });
-    const { run } = await drive(queue, {});
+    // Every chunk counted, no image stored yet: the run waits before its tally (which sums the images' counters
+    // too), and is not complete; the profiles show the URLs their copies will have.
+    const waiting = await drive(queue, { holdImages: true, untilIdle: true });
+    expect(waiting.run?.status).toBe('in_progress');
+    expect(waiting.run?.phase).toBe('tally');
+    expect(waiting.run).not.toHaveProperty('chunks_total_tally');
+    const firstAvatar = fixture.expected.images.members.avatars[0]!;
+    const named = (await profileOf(firstAvatar)).avatar;
+    expect(named).toMatch(/^https?:\/\/.+\/media\/\d+-[\w-]+\/file\.\w+$/);
+    expect((await fetch(named)).status).not.toBe(200);
+    // Each images message delivered twice at once: stored, counted and reported once.
+    const { run } = await drive(queue, { imagesTwice: true });
     expect(run?.status).toBe('completed');
+    expect((await profileOf(firstAvatar)).avatar).toBe(named);
     const done = completedMigration(run!);
     expect(done.results).toEqual(expectedResults(fixture));
+    expect(done.errors.filter((error) => error.id === String(broken))).toEqual([
+      {
+        item: 'members',
+        id: String(broken),
+        error: expect.stringMatching(/^member \d+ avatar ".+" not copied: The image could not be decoded\.$/),
+      },
+    ]);
+    expect((await profileOf(broken)).avatar).toBe('');
 
     const { images } = fixture.expected;
-    expect(images.members.avatars.length).toBeGreaterThan(0);
-    for (const id of images.members.avatars) {
+    expect(images.members.avatars.length).toBeGreaterThan(1);
+    for (const id of images.members.avatars.filter((one) => one !== broken)) {
       const meta = await picture((await profileOf(id)).avatar);
       expect([meta.width, meta.height]).toEqual([
         FIXTURE_IMAGE_SIZES.avatar.width,
@@ -99,7 +126,8 @@ describe('avatars and covers', () => {
 
     // The copies are the member's media, attached to the profile, and counted.
     const member =
-      images.members.covers.find((id) => images.members.avatars.includes(id)) ?? images.members.avatars[0]!;
+      images.members.covers.find((id) => id !== broken && images.members.avatars.includes(id)) ??
+      images.members.avatars[0]!;
     const mediaTotal = async (filter = '') =>
       (
         await api<{ meta: { total: number } }>('GET', `/profile/${login(member)}/media${filter}`, {
@@ -141,6 +169,7 @@ describe('avatars and covers', () => {
       id: String(problem.id),
       error: expect.stringContaining('cover'),
     });
+    expect(done.errors.filter((error) => error.id === String(problem.id))).toHaveLength(1);
     expect(spaces.get(spaceIds.get(problem.id)!)?.cover_photo).toBe('');
   }, 240_000);
 

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { setMemberStatus } from '../../shared/domain/auth/index.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import { createCourseOwnAdmin } from '../support/course-admin.ts';
 import { createSpace } from '../support/feeds.ts';
+import { writeOldSearchEntries } from '../support/user-search-entries.ts';
 
 /**
  * GET /spaces/users/search (contract "Space user search", decisions.md): host users who are not members of the
@@ -174,6 +176,49 @@ describe('GET /spaces/users/search', () => {
     expect(ids).not.toContain(suspended.id);
     expect(ids).not.toContain(banned.id);
     expect(response.body.users.total).toBe(1);
+  });
+
+  it('follows the display name, photo and status of a candidate as they change', async () => {
+    const prefix = `${tag}changing`;
+    const person = await createTestUser({ login: `${prefix}_p`, displayName: `Before ${TAG}` });
+    const found = async (term: string) => {
+      const response = await search(communityAdmin, { space_id: spaceId, search: term });
+      expect(response.status, response.text).toBe(200);
+      return response.body.users.data.filter((candidate) => candidate.ID === person.id);
+    };
+    expect(await found(prefix)).toEqual([
+      { ID: person.id, display_name: `Before ${TAG}`, photo: '', user_email: null },
+    ]);
+
+    const photo = 'https://example.com/after.png';
+    const updated = await api('PUT', '/profile/me', {
+      as: person,
+      body: { display_name: `${TAG}after name`, avatar: photo },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    const renamed = { ID: person.id, display_name: `${TAG}after name`, photo, user_email: null };
+    expect(await found(prefix)).toEqual([renamed]);
+    expect(await found(`${tag}after`)).toEqual([renamed]);
+    expect(await found('before')).toEqual([]);
+
+    expect(await setMemberStatus(person.username, 'suspended')).toMatchObject({ status: 'suspended' });
+    expect(await found(prefix)).toEqual([]);
+    await setMemberStatus(person.username, 'active');
+    expect(await found(prefix)).toEqual([renamed]);
+  });
+
+  it('finds a candidate whose entries an older stage wrote (no user carried) from the user item', async () => {
+    const person = await createTestUser({ login: `${tag}older_p`, displayName: `${TAG} Older` });
+    await writeOldSearchEntries(person.id);
+    const response = await search(communityAdmin, { space_id: spaceId, search: `${tag}older` });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.users.data).toEqual([
+      { ID: person.id, display_name: `${TAG} Older`, photo: '', user_email: null },
+    ]);
+    await setMemberStatus(person.username, 'suspended');
+    expect(
+      (await search(communityAdmin, { space_id: spaceId, search: `${tag}older` })).body.users.data,
+    ).toEqual([]);
   });
 
   it('shows e-mails only to community moderators holding host list_users', async () => {

@@ -23,14 +23,16 @@ import { api, createTestUser, type TestUser } from '../support/api.ts';
 import { cli, cliJson } from '../support/cli.ts';
 import { allFeeds, createSpace, createTopics, postFeed } from '../support/feeds.ts';
 import { adminList, importQuizCourse, type QuizCourse, submit } from '../support/quiz-course.ts';
+import { searchEntriesOf, writeOldSearchEntries } from '../support/user-search-entries.ts';
 
 /**
  * `storage:upgrade` (README, "Upgrading a stage's storage") on feeds written as a stage before the listing entries
  * and spread counters had them: post items carrying their own index keys (author, `SPACE#<s|0>#POSTS`, the single
  * `FEEDS` timeline partition), no listing entry, and counted only on the former `FEEDS`/`STATS` and `FEEDS#S<n>`
  * items; the current timeline, status, space and topic shards lost (as on a stage that never had them); and quiz
- * submissions without the list copies that list them for `status=all`. After the command every total the API answers
- * is exact, an old feed deletes, every submission is listed, and a second run writes nothing. Runs in the
+ * submissions without the list copies that list them for `status=all`; and user search entries that do not carry
+ * their user. After the command every total the API answers is exact, an old feed deletes, every submission is
+ * listed, every search entry carries its user, and a second run writes nothing. Runs in the
  * `api-settings` project (alone): the timeline and status totals are site-wide.
  */
 let author: TestUser;
@@ -147,6 +149,7 @@ beforeAll(async () => {
       await db().send(
         new DeleteCommand({ TableName: tableName(), Key: quizSubmissionListCopyKey(id, scope) }),
       );
+  await writeOldSearchEntries(author.id);
 }, 60_000);
 
 /** The ids of a course's quiz results (status=all, newest first), course-wide and for the lesson. */
@@ -177,6 +180,8 @@ describe('storage:upgrade', () => {
     expect((report.quiz_list_copies as Record<string, number>).items_written).toBeGreaterThanOrEqual(4);
     // Before the upgrade the statistics count the submissions and the status=all list misses them.
     expect(await quizResultIds()).toEqual({ course: [], lesson: [], total: 2 });
+    expect((report.user_search_entries as Record<string, number>).items_written).toBeGreaterThanOrEqual(3);
+    for (const entry of await searchEntriesOf(author.id)) expect(entry).not.toHaveProperty('status');
   }, 300_000);
 
   it('upgrades the old feeds: listing entries, exact totals, and old feeds delete', async () => {
@@ -185,6 +190,16 @@ describe('storage:upgrade', () => {
     expect((report.feed_listings as Record<string, number>).upgraded).toBeGreaterThanOrEqual(4);
     expect((report.quiz_list_copies as Record<string, number>).items_written).toBeGreaterThanOrEqual(4);
     expect((report.timeline_totals as Record<string, number>).items_written).toBeGreaterThan(0);
+    expect((report.user_search_entries as Record<string, number>).items_written).toBeGreaterThanOrEqual(3);
+    const entries = await searchEntriesOf(author.id);
+    expect(entries).toHaveLength(3);
+    for (const entry of entries)
+      expect(entry).toMatchObject({
+        user_id: author.id,
+        username: author.username,
+        status: 'active',
+        avatar: '',
+      });
 
     const timeline = await listed(author);
     expect(timeline.ids).toEqual(expect.arrayContaining([old.global.id, old.private.id]));
@@ -225,6 +240,7 @@ describe('storage:upgrade', () => {
       'space_post_counts',
       'topic_post_counts',
       'quiz_list_copies',
+      'user_search_entries',
     ])
       expect((report[kind] as Record<string, number>).items_written).toBe(0);
     expect((report.feed_listings as Record<string, number>).upgraded).toBe(0);

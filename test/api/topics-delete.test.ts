@@ -4,7 +4,6 @@ import { postKey, postTopicKey, topicPosts, topicUnlistedPosts } from '../../sha
 import { topicSlugGuardKey } from '../../shared/db/keys/topics.ts';
 import { getItem, queryItems } from '../../shared/db/reads.ts';
 import { PostItemSchema } from '../../shared/domain/feeds/post-item.ts';
-import { runImport } from '../../shared/domain/import/run-import.ts';
 import { api, createTestUser, type TestUser } from '../support/api.ts';
 import {
   createdTopic,
@@ -12,6 +11,8 @@ import {
   deleteTopic,
   expectError,
   findTopic,
+  type ImportedFeed,
+  importTopicsWithFeeds,
   listAll,
   listTopics,
   uniqueToken,
@@ -61,31 +62,16 @@ async function topicIdsOf(postId: number): Promise<number[] | undefined> {
 }
 
 /** An import with one space, topics and feeds of every status carrying them. */
-async function importFeeds(token: string, feeds: Array<{ ref: string; topics: string[]; status?: string }>) {
-  return runImport({
-    spaces: [
-      {
-        ref: 'space',
-        title: `Space ${token}`,
-        slug: `space-${token}`,
-        members: [{ user: author.username, role: 'member' }],
-      },
-    ],
-    topics: [
+const importFeeds = (token: string, feeds: ImportedFeed[]) =>
+  importTopicsWithFeeds(
+    author,
+    token,
+    [
       { ref: 'doomed', title: `Doomed ${token}`, slug: `doomed-${token}` },
       { ref: 'kept', title: `Kept ${token}`, slug: `kept-${token}` },
     ],
-    feeds: feeds.map((feed) => ({
-      ref: feed.ref,
-      user: author.username,
-      space: 'space',
-      title: `Feed ${feed.ref}`,
-      message: `Message of ${feed.ref}`,
-      topics: feed.topics,
-      status: feed.status ?? 'published',
-    })),
-  });
-}
+    feeds,
+  );
 
 describe('who may delete', () => {
   it('anonymous → 401, a member → 403; the topic stays', async () => {

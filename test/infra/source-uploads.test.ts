@@ -50,10 +50,14 @@ function bucketStatements(templates: Template[]): Map<string, Statement[]> {
 }
 
 describe('BuddyPress uploads bucket (stage setting buddypressUploadsBucket)', () => {
-  it('lets the migrations worker and the config route list the bucket and read its objects, nothing else', () => {
+  it('lets the migration workers and the config route list the bucket and read its objects, nothing else', () => {
     const granted = bucketStatements(synth(BUCKET).templates);
     expect([...granted.keys()].sort()).toEqual(
-      [functionName('dev', 'getBuddypressMigrationConfig'), functionName('dev', 'migrationsWorker')].sort(),
+      [
+        functionName('dev', 'getBuddypressMigrationConfig'),
+        functionName('dev', 'migrationsWorker'),
+        functionName('dev', 'imagesWorker'),
+      ].sort(),
     );
     for (const statements of granted.values()) {
       const simplified = statements
@@ -78,7 +82,11 @@ describe('BuddyPress uploads bucket (stage setting buddypressUploadsBucket)', ()
     expect(bucketStatements(synth(undefined).templates).size).toBe(0);
     // The grant is in the catalogue either way; only the stage decides whether it reaches IAM.
     const specs = allFunctionSpecs().filter((spec) => spec.grants.sourceUploads);
-    expect(specs.map((spec) => spec.id).sort()).toEqual(['getBuddypressMigrationConfig', 'migrationsWorker']);
+    expect(specs.map((spec) => spec.id).sort()).toEqual([
+      'getBuddypressMigrationConfig',
+      'imagesWorker',
+      'migrationsWorker',
+    ]);
   });
 
   it('keeps cdk-nag free of unacknowledged errors with the grant in place', () => {
@@ -90,9 +98,14 @@ describe('BuddyPress uploads bucket (stage setting buddypressUploadsBucket)', ()
     ).toEqual([]);
   });
 
-  it('gives the migrations worker the media bucket and sharp, to store the copies re-encoded', () => {
+  it('gives the images worker, not the migrations worker, the media bucket and sharp (issue 21, item 21)', () => {
+    // The chunk worker loads MySQL; copying images there too put sharp in its cold start (over 2 × the floor).
+    const images = allFunctionSpecs().find((spec) => spec.id === 'imagesWorker');
+    expect(images?.grants.bucket).toEqual({ write: ['media/'] });
+    expect(images?.nativeModules).toEqual(['sharp']);
+    expect(images?.grants.secrets ?? []).toEqual([]);
     const worker = allFunctionSpecs().find((spec) => spec.id === 'migrationsWorker');
-    expect(worker?.grants.bucket).toEqual({ write: ['media/'] });
-    expect(worker?.nativeModules).toEqual(['sharp', 'mysql2']);
+    expect(worker?.grants.bucket).toBeUndefined();
+    expect(worker?.nativeModules).toEqual(['mysql2']);
   });
 });

@@ -52,17 +52,27 @@ describe('a list spread over partitions', () => {
     expect(firstReadLimit(200, 4)).toBeLessThan(80);
   });
 
-  it('is exact when the items fall evenly, unevenly, or all on one partition', async () => {
+  it('is exact when the items fall evenly, unevenly, or all on one partition, in at most two rounds', async () => {
     for (const placement of [(n: number) => n % 4, (n: number) => (n % 7 === 0 ? 1 : 0), () => 3]) {
       const { sources, expected } = await spreadList(placement, 70, () => true);
       for (const window of [1, 20, 40, 69, 70, 90]) {
         const page = await querySpreadWindow({ sources, schema: Entry, window });
-        expect(numbers(page)).toEqual(expected(window));
+        expect(numbers(page.items)).toEqual(expected(window));
+        expect(page.rounds).toBeLessThanOrEqual(2);
       }
     }
   });
 
-  it('reads on where `keep` drops items, whether it is known at once or after the first reads', async () => {
+  /** `shown`, in memory and as the FilterExpression of the reads after the first, known after a moment. */
+  const shownOnly = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return {
+      keeps: (entry: Entry) => entry.shown,
+      filter: { expression: '#shown = :shown', names: { '#shown': 'shown' }, values: { ':shown': true } },
+    };
+  };
+
+  it('reads on where `keep` drops items, in one more round when the first reads kept a window', async () => {
     // The newest 30 items of partition 2 are hidden: partition 2 must be read past them.
     const hidden = (n: number) => n % 4 === 2 && n > 40;
     const { sources, expected } = await spreadList(
@@ -71,12 +81,9 @@ describe('a list spread over partitions', () => {
       (n) => !hidden(n),
     );
     for (const window of [10, 20, 60]) {
-      const keep = async () => {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        return (entry: Entry) => entry.shown;
-      };
-      const page = await querySpreadWindow({ sources, schema: Entry, window, keep });
-      expect(numbers(page)).toEqual(expected(window));
+      const page = await querySpreadWindow({ sources, schema: Entry, window, keep: shownOnly });
+      expect(numbers(page.items)).toEqual(expected(window));
+      expect(page.rounds).toBeLessThanOrEqual(2);
     }
     const everything = await querySpreadWindow({
       sources,
@@ -84,6 +91,31 @@ describe('a list spread over partitions', () => {
       window: 200,
       keep: async () => undefined,
     });
-    expect(everything).toHaveLength(160);
+    expect(everything.items).toHaveLength(160);
+  });
+
+  it('reads a sparse list (most items dropped) for what is missing at the density kept, then down to the window', async () => {
+    // One item in nine shown, and none of the newest 60: the first reads keep nothing.
+    const shown = (n: number) => n % 9 === 0 && n < 340;
+    const { sources, expected } = await spreadList((n) => n % 4, 400, shown);
+    for (const window of [5, 20]) {
+      const page = await querySpreadWindow({ sources, schema: Entry, window, keep: shownOnly });
+      expect(numbers(page.items)).toEqual(expected(window));
+      expect(page.rounds).toBeLessThanOrEqual(3);
+    }
+    // Thinly but evenly shown: the first reads keep some, the second reads the rest of the window.
+    const even = await spreadList(
+      (n) => n % 4,
+      200,
+      (n) => n % 3 === 0,
+    );
+    const page = await querySpreadWindow({
+      sources: even.sources,
+      schema: Entry,
+      window: 20,
+      keep: shownOnly,
+    });
+    expect(numbers(page.items)).toEqual(even.expected(20));
+    expect(page.rounds).toBeLessThanOrEqual(3);
   });
 });

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
 import { postSweepKey } from '../../shared/db/keys/feeds.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
-import { type ApiResponse, api, type TestUser } from './api.ts';
+import { type ApiResponse, api, createTestUser, type TestUser } from './api.ts';
 
 /**
  * Feed test fixtures: spaces, memberships and topics through the operator import (the contract has no endpoint that
@@ -152,4 +152,28 @@ export async function feedSwept(feedId: number, timeoutMs = 20_000): Promise<voi
       )
     ).Item;
   await expect.poll(marker, { timeout: timeoutMs, interval: 100 }).toBeUndefined();
+}
+
+/**
+ * The four callers most feed list tests compare: an author and a member (both to be made members of the spaces the
+ * test creates), an outsider, and a community moderator.
+ */
+export async function feedAudience(): Promise<{
+  author: TestUser;
+  member: TestUser;
+  outsider: TestUser;
+  moderator: TestUser;
+  members: readonly (readonly [TestUser, SpaceRoleName])[];
+}> {
+  const [author, member, outsider, moderator] = await Promise.all([
+    createTestUser(),
+    createTestUser(),
+    createTestUser(),
+    createTestUser({ communityRole: 'moderator' }),
+  ]);
+  const members = [
+    [author, 'member'],
+    [member, 'member'],
+  ] as const;
+  return { author, member, outsider, moderator, members };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { runImport } from '../../shared/domain/import/run-import.ts';
 import type { TopicResponse } from '../../shared/domain/topics/topic-mapper.ts';
 import { type ApiResponse, api, type TestUser } from './api.ts';
 
@@ -77,3 +78,46 @@ export function expectError(response: ApiResponse, status: number, code: string)
 /** Display order: serial, then id. */
 export const inDisplayOrder = (topics: readonly Topic[]) =>
   [...topics].sort((a, b) => a.serial - b.serial || a.id - b.id).map((topic) => topic.id);
+
+/** A topic and a feed for `importTopicsWithFeeds` (topics name topic refs; feeds are published unless told). */
+export interface ImportedTopic {
+  ref: string;
+  title: string;
+  slug: string;
+  parent?: string;
+  serial?: number;
+}
+export interface ImportedFeed {
+  ref: string;
+  topics: string[];
+  status?: string;
+}
+
+/** An operator import of one space `author` belongs to, topics, and the author's feeds in that space carrying them. */
+export function importTopicsWithFeeds(
+  author: TestUser,
+  token: string,
+  topics: ImportedTopic[],
+  feeds: ImportedFeed[],
+) {
+  return runImport({
+    spaces: [
+      {
+        ref: 'space',
+        title: `Space ${token}`,
+        slug: `space-${token}`,
+        members: [{ user: author.username, role: 'member' }],
+      },
+    ],
+    topics,
+    feeds: feeds.map((feed) => ({
+      ref: feed.ref,
+      user: author.username,
+      space: 'space',
+      title: `Feed ${feed.ref}`,
+      message: `Message of ${feed.ref}`,
+      topics: feed.topics,
+      status: feed.status ?? 'published',
+    })),
+  });
+}

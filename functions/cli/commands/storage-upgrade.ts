@@ -1,6 +1,7 @@
 import { upgradeFeedStorage } from '../../../shared/domain/feeds/index.ts';
 import { upgradeQuizListCopies } from '../../../shared/domain/quizzes/index.ts';
 import { recountTopicPostCounts } from '../../../shared/domain/topics/index.ts';
+import { upgradeUserSearchEntries } from '../../../shared/domain/users/index.ts';
 import { CliError } from '../cli-error.ts';
 import { assertKnownOptions, type ParsedArgs } from '../parse-args.ts';
 
@@ -17,13 +18,20 @@ export async function storageUpgradeCommand(args: ParsedArgs) {
   const feeds = await upgradeFeedStorage({ dryRun });
   const topicPostCounts = await recountTopicPostCounts({ dryRun });
   const quizListCopies = await upgradeQuizListCopies({ dryRun });
-  const report = { ...feeds, topic_post_counts: topicPostCounts, quiz_list_copies: quizListCopies };
+  const userSearchEntries = await upgradeUserSearchEntries({ dryRun });
+  const report = {
+    ...feeds,
+    topic_post_counts: topicPostCounts,
+    quiz_list_copies: quizListCopies,
+    user_search_entries: userSearchEntries,
+  };
   const kinds = [
     feeds.timeline_totals,
     feeds.status_totals,
     feeds.space_post_counts,
     topicPostCounts,
     quizListCopies,
+    userSearchEntries,
   ];
   const written = feeds.feed_listings.upgraded + kinds.reduce((sum, kind) => sum + kind.items_written, 0);
   const stale =
@@ -31,7 +39,7 @@ export async function storageUpgradeCommand(args: ParsedArgs) {
   if (stale > 0)
     throw new CliError(
       `${JSON.stringify(report)}\n${stale} writes found their items changed by requests meanwhile and were not ` +
-        'made: pause feed writes (and quiz gradings) and run storage:upgrade again.',
+        'made: pause feed writes (and quiz gradings, profile and status changes) and run storage:upgrade again.',
     );
   return { dry_run: dryRun, up_to_date: written === 0, ...report };
 }

@@ -90,6 +90,23 @@ export const migrationTallyShardDoneKey = (runId: string, shard: number): ItemKe
   sk: `TALLYDONE#${pad(shard)}#done`,
 });
 /**
+ * A member's or group's images (avatar, cover) a chunk named and handed to the `images` worker, not yet stored:
+ * put by the chunk (after sending the message, only while the images' done marker is absent) before it writes the
+ * user or space; deleted by the worker with the done marker's creation. The run's tally is planned only once
+ * this partition of the run is empty (`migrationRunPendingImages`).
+ */
+export const migrationImagesPendingKey = (runId: string, owner: string, sourceId: number): ItemKey => ({
+  pk: `MIGRATIONRUN#${runId}`,
+  sk: `IMGPENDING#${owner}#${pad(sourceId)}`,
+});
+export const migrationRunPendingImages = (runId: string): Partition =>
+  tablePartition(`MIGRATIONRUN#${runId}`, 'IMGPENDING#');
+/** Marker of a member's or group's images stored and counted (created `attribute_not_exists`, once per run). */
+export const migrationImagesDoneKey = (runId: string, owner: string, sourceId: number): ItemKey => ({
+  pk: `MIGRATIONRUN#${runId}`,
+  sk: `IMGDONE#${owner}#${pad(sourceId)}`,
+});
+/**
  * Source user id → platform user id, across runs: a source user becomes a new user (at its id-space id) or, when
  * its e-mail or login is taken on the platform, that user. Written once the user exists.
  */

@@ -1,7 +1,7 @@
 import { counterUpdate } from '../../db/counters.ts';
 import { commentKey, postKey } from '../../db/keys/feeds.ts';
 import { userKey, userStatsKey } from '../../db/keys/users.ts';
-import { conditionCheckAction, putAction, type TransactAction, updateAction } from '../../db/transact.ts';
+import { existsCheck, putAction, type TransactAction, updateAction } from '../../db/transact.ts';
 import { commentAggregates } from './comment-aggregates.ts';
 import { commentCounts, commentPoints } from './comment-counts.ts';
 import { type CommentItem, storedComment } from './comment-item.ts';
@@ -29,9 +29,7 @@ export function commentCreationActions(comment: CommentItem): TransactAction[] {
     counterUpdate(userStatsKey(comment.user_id), commentCounts(comment)),
   ];
   if (comment.parent_id !== null) {
-    actions.push(
-      conditionCheckAction(commentKey(comment.parent_id), { ConditionExpression: 'attribute_exists(pk)' }),
-    );
+    actions.push(existsCheck(commentKey(comment.parent_id)));
   }
   // After the parent check, whose index (3) the caller reads.
   const points = commentPoints(comment);
@@ -45,11 +43,10 @@ export function commentCreationActions(comment: CommentItem): TransactAction[] {
  */
 export function pendingCommentActions(comment: CommentItem): TransactAction[] {
   if (comment.status === 'published') throw new Error('A published comment is created with its counts');
-  const exists = { ConditionExpression: 'attribute_exists(pk)' };
   return [
     putAction(storedComment(comment), { ifAbsent: true }),
-    conditionCheckAction(postKey(comment.post_id), exists),
-    ...(comment.parent_id === null ? [] : [conditionCheckAction(commentKey(comment.parent_id), exists)]),
+    existsCheck(postKey(comment.post_id)),
+    ...(comment.parent_id === null ? [] : [existsCheck(commentKey(comment.parent_id))]),
   ];
 }
 

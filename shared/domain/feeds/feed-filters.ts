@@ -1,3 +1,4 @@
+import { allFilters } from '../../db/reads.ts';
 import type { Counters, FeedFilter } from './feed-repository.ts';
 
 /**
@@ -15,16 +16,8 @@ export const MAX_FILTER_SPACES = 300;
 /** DynamoDB's limit of operands in one `IN`. */
 const IN_OPERANDS = 100;
 
-export function allOf(...parts: (FeedFilter | undefined)[]): FeedFilter | undefined {
-  const present = parts.filter((part): part is FeedFilter => part !== undefined);
-  if (present.length === 0) return undefined;
-  if (present.length === 1) return present[0];
-  return {
-    expression: present.map((part) => `(${part.expression})`).join(' AND '),
-    names: Object.assign({}, ...present.map((part) => part.names ?? {})),
-    values: Object.assign({}, ...present.map((part) => part.values ?? {})),
-  };
-}
+/** Filters that must all hold, as one. */
+export const allOf = allFilters;
 
 export const statusIs = (status: string): FeedFilter => ({
   expression: '#status = :status',

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { sameItem } from '../../db/same-item.ts';
 import { authorPosts, postKey, postListingKey } from '../../db/keys/feeds.ts';
 import { itemKeyId } from '../../db/partition.ts';
 import { batchGetRawItems, parseItem, queryAll } from '../../db/reads.ts';
@@ -83,9 +84,4 @@ function upgradeActions(post: PostItem, raw: RawItem, listing: RawItem | undefin
           UpdateExpression: `REMOVE ${keysOnPost.join(', ')}`,
         });
   return [postAction, putAction(wanted)];
-}
-
-function sameItem(stored: RawItem, wanted: RawItem): boolean {
-  const names = new Set([...Object.keys(stored), ...Object.keys(wanted)]);
-  return [...names].every((name) => JSON.stringify(stored[name]) === JSON.stringify(wanted[name]));
 }

@@ -7,16 +7,15 @@ import {
   postTimelineShards,
   spacePosts,
   topicFeedStatsKey,
-  topicPosts,
 } from '../../db/keys/feeds.ts';
 import { spacePostCounts } from '../../db/keys/spaces.ts';
 import { userStatsKey } from '../../db/keys/users.ts';
 import type { Partition } from '../../db/partition.ts';
-import { readShardedTotals } from '../../db/sharded-counters.ts';
+import { readShardedTotals, shardedTotalsRead } from '../../db/sharded-counters.ts';
 import { MAX_SKIPPED_ITEMS, type PageResult, queryPage } from '../../db/query-page.ts';
-import { querySpreadWindow } from '../../db/spread-page.ts';
+import { type KeepRule, querySpreadWindow } from '../../db/spread-page.ts';
 import { invalidParams } from '../../errors/app-error.ts';
-import { batchGetItems, getItem, queryItems } from '../../db/reads.ts';
+import { batchGetItems, getItem, type QueryFilter, queryItems } from '../../db/reads.ts';
 import {
   type KeyedRead,
   itemRead,
@@ -32,14 +31,7 @@ import {
   transactWrite,
   transactWriteIfConditionsHold,
 } from '../../db/transact.ts';
-import {
-  type FeedStatus,
-  type PostItem,
-  type PostListing,
-  PostListingSchema,
-  type PostTopicLink,
-  PostTopicLinkSchema,
-} from './post-item.ts';
+import { type FeedStatus, type PostItem, type PostListing, PostListingSchema } from './post-item.ts';
 import { findPostsByIds, postsByIdsRead } from './post-lookups.ts';
 import { ReactionItemSchema } from './reaction-item.ts';
 
@@ -73,10 +65,16 @@ export async function findFeedStats(): Promise<Counters> {
 }
 
 /** A space's `posts_count` (published feeds), summed over its shards, consistent like the page it totals. */
-export async function findSpacePostCount(spaceId: number): Promise<number> {
-  const [totals] = await readShardedTotals([spacePostCounts(spaceId)], { consistent: true });
-  return totals?.posts_count ?? 0;
-}
+export const spacePostCountRead = (spaceId: number): KeyedRead<number> =>
+  mapRead(
+    shardedTotalsRead(spacePostCounts(spaceId), { consistent: true }),
+    (totals) => totals.posts_count ?? 0,
+  );
+
+export const findSpacePostCount = async (spaceId: number): Promise<number> => {
+  const [count] = await readTogether([spacePostCountRead(spaceId)] as const);
+  return count;
+};
 
 /** A user's stats item (feed and comment counters among others). */
 export async function findUserStats(userId: number): Promise<Counters> {
@@ -91,11 +89,11 @@ export const userStatsRead = (userId: number) =>
  * The topic feed counters of several topics in one BatchGetItem, merged by name: a counter of a feed carrying
  * several of these topics sits on each of their items with the same name and value, so it is counted once.
  */
-export async function findTopicFeedCounters(topicIds: readonly number[]): Promise<Counters> {
-  if (topicIds.length === 0) return {};
-  const items = await batchGetItems(topicIds.map(topicFeedStatsKey), CountersSchema);
-  return Object.assign({}, ...items);
-}
+export const topicFeedCountersRead = (topicIds: readonly number[]): KeyedRead<Counters> =>
+  mapRead(
+    itemsRead(topicIds.map(topicFeedStatsKey), CountersSchema),
+    (items): Counters => Object.assign({}, ...items),
+  );
 
 // ---- Lists ----------------------------------------------------------------------------------------------------
 
@@ -105,13 +103,11 @@ export interface FeedPageQuery {
   /** From the maintained aggregate: a page past it reads nothing. */
   readonly total?: number | undefined;
   readonly filter?: FeedFilter | undefined;
+  /** See `PageQuery.readAhead` (shared/db/query-page.ts). */
+  readonly readAhead?: number | undefined;
 }
 
-export interface FeedFilter {
-  readonly expression: string;
-  readonly names?: Record<string, string>;
-  readonly values?: Record<string, unknown>;
-}
+export type FeedFilter = QueryFilter;
 
 /**
  * A list page is read in two steps: the listing entries (small items, so the hot list partitions serve a page for a
@@ -165,34 +161,41 @@ const listingPage = (partition: Partition, query: FeedPageQuery): Promise<PageRe
     perPage: query.perPage,
     total: query.total,
     filter: query.filter,
+    readAhead: query.readAhead,
   });
 
 export interface TimelinePageQuery {
   readonly page: number;
   readonly perPage: number;
-  /** The feeds the caller may see (asked for beside the first reads); answering undefined shows every feed. */
-  readonly visible: () => Promise<((listing: PostListing) => boolean) | undefined>;
+  /**
+   * The feeds the caller may see (asked for beside the first reads), in memory and as the FilterExpression of any
+   * read after the first; answering undefined shows every feed.
+   */
+  readonly visible: () => Promise<KeepRule<PostListing> | undefined>;
 }
 
 /**
  * Every published feed, newest first: the timeline's shards (G3 `FEEDS#<n>` on the listings), each read for about
  * its share of the first (offset + per_page) entries the caller may see, in parallel, merged by sort key and read
- * further only where the merge needs it (shared/db/spread-page.ts). Page 1 reads ten small entries per shard; a
- * page N reads about N pages' worth (GET /feeds has no cursor), bounded like queryPage's skip.
+ * further only where the merge needs it, in at most one more round most often (shared/db/spread-page.ts). Page 1
+ * reads ten small entries per shard; a page N reads about N pages' worth (GET /feeds has no cursor), bounded like
+ * queryPage's skip. Answers the page and the serial rounds its reads took.
  */
-export async function queryTimelinePage(query: TimelinePageQuery): Promise<PostListing[]> {
+export async function queryTimelinePage(
+  query: TimelinePageQuery,
+): Promise<{ listings: PostListing[]; rounds: number }> {
   const offset = (query.page - 1) * query.perPage;
   const window = offset + query.perPage;
   if (window > MAX_SKIPPED_ITEMS) {
     throw invalidParams({ page: `is too deep for the timeline (at most ${MAX_SKIPPED_ITEMS} feeds in)` });
   }
-  const listings = await querySpreadWindow({
+  const { items, rounds } = await querySpreadWindow({
     sources: postTimelineShards(),
     schema: PostListingSchema,
     window,
     keep: query.visible,
   });
-  return listings.slice(offset, window);
+  return { listings: items.slice(offset, window), rounds };
 }
 
 /** The published feeds of one space, newest first (G2 on the listings). */
@@ -202,21 +205,6 @@ export const querySpaceFeedPage = async (spaceId: number, query: FeedPageQuery) 
 /** The feeds of one author in any status, newest first (G1 on the listings); the filter narrows status and visibility. */
 export const queryAuthorFeedPage = async (userId: number, query: FeedPageQuery) =>
   (await listingPage(authorPosts(userId), query)).items;
-
-/** The links of the published feeds carrying one topic, newest first (G3 on the link items). */
-export const queryTopicFeedLinkPage = (
-  topicId: number,
-  query: FeedPageQuery,
-): Promise<PageResult<PostTopicLink>> =>
-  queryPage({
-    partition: topicPosts(topicId),
-    schema: PostTopicLinkSchema,
-    ascending: false,
-    page: query.page,
-    perPage: query.perPage,
-    total: query.total,
-    filter: query.filter,
-  });
 
 /** Which of these posts the user has liked (one BatchGetItem of their reaction keys). */
 export async function findLikedPostIds(postIds: readonly number[], userId: number): Promise<Set<number>> {

@@ -2,7 +2,7 @@ import { counterUpdate } from '../../db/counters.ts';
 import { postKey, postListingKey, postTopicKey } from '../../db/keys/feeds.ts';
 import { topicKey } from '../../db/keys/topics.ts';
 import {
-  conditionCheckAction,
+  existsCheck,
   deleteAction,
   putAction,
   type TransactAction,
@@ -40,9 +40,7 @@ function topicActions(
   // An increment checks its topic exists already; a new topic of a feed that is not counted is checked here.
   const guards =
     after && after.status !== 'published'
-      ? after.topic_ids
-          .filter((id) => !previous.has(id))
-          .map((id) => conditionCheckAction(topicKey(id), { ConditionExpression: 'attribute_exists(pk)' }))
+      ? after.topic_ids.filter((id) => !previous.has(id)).map((id) => existsCheck(topicKey(id)))
       : [];
   return [...counts, ...guards];
 }

@@ -4,8 +4,8 @@ import type { ItemKey } from '../../db/partition.ts';
 import { getItem } from '../../db/reads.ts';
 import { type KeyedRead, itemRead, mapRead } from '../../db/read-together.ts';
 import {
-  conditionCheckAction,
   deleteAction,
+  existsCheck,
   putAction,
   type TransactAction,
   transactWriteIfConditionsHold,
@@ -46,7 +46,7 @@ export function addReaction(reaction: ReactionItem, feedId: number): Promise<Rea
     }),
   ];
   if (reaction.object_type === 'comment') {
-    actions.push(conditionCheckAction(postKey(feedId), { ConditionExpression: 'attribute_exists(pk)' }));
+    actions.push(existsCheck(postKey(feedId)));
   }
   return step(actions);
 }

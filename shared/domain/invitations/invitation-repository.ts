@@ -2,13 +2,8 @@ import { IdTaken } from '../../db/ids.ts';
 import { invitationKey, invitationTokenKey } from '../../db/keys/invitations.ts';
 import { itemRead, readTogether } from '../../db/read-together.ts';
 import { getItem } from '../../db/reads.ts';
-import {
-  deleteAction,
-  putAction,
-  type TransactAction,
-  transactWriteIfConditionsHold,
-  updateAction,
-} from '../../db/transact.ts';
+import { deleteAction, putAction, transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
+import type { TransactAction } from '../../db/transact.ts';
 import { findSpaceById, type SpaceItem, spaceRead } from '../spaces/index.ts';
 import { type UserItem, userRead } from '../users/index.ts';
 import { type GuardRef, guardCommitUpdate } from './invitation-guard-repository.ts';

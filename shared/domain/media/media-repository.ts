@@ -1,11 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { db, tableName } from '../../db/client.ts';
+import { db } from '../../db/client.ts';
 import { uploaderMedia, uploaderMediaBySource, uploaderMediaByType } from '../../db/keys/media.ts';
 import { userStatsKey } from '../../db/keys/users.ts';
-import { keyCondition, type Partition } from '../../db/partition.ts';
+import type { Partition } from '../../db/partition.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
-import { getItem } from '../../db/reads.ts';
+import { getItem, partitionQueryInput } from '../../db/reads.ts';
 import { type MediaItem, MediaItemSchema } from './media-item.ts';
 
 /**
@@ -95,18 +95,12 @@ export async function findMediaCounters(userId: number): Promise<Record<string, 
  */
 export async function countMemberMedia(filter: MediaListFilter): Promise<number> {
   const { partition, filter: where } = selection(filter);
-  const condition = keyCondition(partition);
   let total = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
     const result = await db().send(
       new QueryCommand({
-        TableName: tableName(),
-        ...(partition.index ? { IndexName: partition.index } : {}),
-        KeyConditionExpression: condition.expression,
-        ExpressionAttributeNames: { ...condition.names, ...where?.names },
-        ExpressionAttributeValues: { ...condition.values, ...where?.values },
-        ...(where ? { FilterExpression: where.expression } : {}),
+        ...partitionQueryInput(partition, where),
         Select: 'COUNT',
         ExclusiveStartKey: startKey,
       }),

@@ -1,12 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { MediaObjectSource } from '../../vocabulary/media.ts';
+import { planCopiedImage } from './copied-image-plan.ts';
 import { cleanFileName } from './create-upload.ts';
-import { imageTypeOf } from './image-signature.ts';
-import { invalidFileType } from './media-errors.ts';
 import type { MediaItem } from './media-item.ts';
 import { PUBLIC_SCOPE } from './media-scope.ts';
 import { storeVerifiedFile } from './store-verified-file.ts';
-import { checkSize } from './verify-file.ts';
 
 export interface CopiedImage {
   /** Chosen by the caller, so a retry names the same item. */
@@ -22,14 +19,9 @@ export interface CopiedImage {
   readonly createdAt: string;
 }
 
-/** Object folders are `media/<id>-<token>`: a token of the id and the bytes, 96 bits like a random one. */
-const keyToken = (mediaId: number, bytes: Uint8Array): string =>
-  createHash('sha256').update(`${mediaId}\0`).update(bytes).digest('base64url').slice(0, 16);
-
 /**
  * An image copied from another system (the BuddyPress migration), checked and stored exactly as an upload is:
- * size ≤ 10 MB, the real type from the magic bytes (the name's extension is not trusted either way), a JPEG, PNG,
- * GIF or WebP image only, re-encoded without metadata, with a WebP thumbnail. The objects' keys derive from the
+ * the checks and keys of `planCopiedImage` (its URL is the plan's `fileUrl`), re-encoded without metadata, with a WebP thumbnail. The objects' keys derive from the
  * media id and the bytes, so storing the same file under the same id again rewrites the same objects; a URL stays
  * unguessable to whoever does not hold the file. Answers the active item; nothing is written to the table.
  *
@@ -37,15 +29,8 @@ const keyToken = (mediaId: number, bytes: Uint8Array): string =>
  * a bucket that cannot be written is 500 `upload_failed`.
  */
 export async function storeCopiedImage(image: CopiedImage): Promise<MediaItem> {
-  checkSize(image.bytes.length);
-  const type = imageTypeOf(image.bytes);
-  if (type === undefined) throw invalidFileType('The file is not a JPEG, PNG, GIF or WebP image.');
-  const stored = await storeVerifiedFile(
-    image.mediaId,
-    image.bytes,
-    type,
-    keyToken(image.mediaId, image.bytes),
-  );
+  const plan = planCopiedImage(image.mediaId, image.bytes);
+  const stored = await storeVerifiedFile(image.mediaId, image.bytes, plan.type, plan.token);
   return {
     id: image.mediaId,
     user_id: image.uploaderId,

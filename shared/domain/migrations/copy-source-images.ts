@@ -1,11 +1,17 @@
 import { type AppError, isAppError } from '../../errors/app-error.ts';
-import type { BuddypressUploads, UploadsImage, UploadsOwner } from '../../integrations/buddypress/uploads.ts';
+import type {
+  BuddypressUploads,
+  SourceImage,
+  UploadsImage,
+  UploadsOwner,
+} from '../../integrations/buddypress/uploads-location.ts';
 import { SourceImageOutside, SourceImageTooLarge } from '../../integrations/buddypress/uploads-layout.ts';
 import type { MediaObjectSource } from '../../vocabulary/media.ts';
 import {
   activeMediaWrites,
   type MediaAggregate,
   type MediaItem,
+  planCopiedImage,
   type StoredMedia,
   storeCopiedImage,
 } from '../media/index.ts';
@@ -77,10 +83,7 @@ type Copy = { kind: UploadsImage; item?: MediaItem; problem?: string };
  * input the caller got wrong (a source id that is not a positive integer).
  */
 export async function copySourceImages(input: CopySourceImagesInput): Promise<CopiedSourceImages> {
-  const kinds: UploadsImage[] = [];
-  if (input.options.migrate_avatars !== false) kinds.push('avatar');
-  if (input.options.migrate_cover_images !== false) kinds.push('cover');
-  const copies = await Promise.all(kinds.map((kind) => copyOne(input, kind)));
+  const copies = await Promise.all(wantedKinds(input.options).map((kind) => copyOne(input, kind)));
   const items = copies.flatMap((copy) => (copy.item ? [copy.item] : []));
   const urlOf = (kind: UploadsImage) => copies.find((copy) => copy.kind === kind)?.item?.file_url;
   const avatarUrl = urlOf('avatar');
@@ -94,16 +97,44 @@ export async function copySourceImages(input: CopySourceImagesInput): Promise<Co
   };
 }
 
-async function copyOne(input: CopySourceImagesInput, kind: UploadsImage): Promise<Copy> {
-  const label = `${input.owner} ${input.sourceId} ${kind}`;
-  let source: Awaited<ReturnType<BuddypressUploads['image']>>;
+/** The wanted images of a run's options, avatar first. */
+const wantedKinds = (options: CopySourceImagesInput['options']): UploadsImage[] => [
+  ...(options.migrate_avatars !== false ? (['avatar'] as const) : []),
+  ...(options.migrate_cover_images !== false ? (['cover'] as const) : []),
+];
+
+/** One image read from the source: the file, none, or the sentence saying why it cannot be read. */
+async function readSource(
+  input: Pick<CopySourceImagesInput, 'uploads' | 'owner' | 'sourceId'>,
+  kind: UploadsImage,
+): Promise<{ source?: SourceImage; problem?: string }> {
   try {
-    source = await input.uploads.image(input.owner, input.sourceId, kind);
+    const source = await input.uploads.image(input.owner, input.sourceId, kind);
+    return source ? { source } : {};
   } catch (error) {
     if (error instanceof RangeError) throw error;
-    return { kind, problem: `${label} not copied: ${sourceProblem(error)}` };
+    return { problem: `${labelOf(input, kind)} not copied: ${sourceProblem(error)}` };
   }
-  if (!source) return { kind };
+}
+
+const labelOf = (input: Pick<CopySourceImagesInput, 'owner' | 'sourceId'>, kind: UploadsImage) =>
+  `${input.owner} ${input.sourceId} ${kind}`;
+
+/** A refused file (400) is a fact about the source, reported; anything else is ours to retry. */
+function refused(
+  input: Pick<CopySourceImagesInput, 'owner' | 'sourceId'>,
+  kind: UploadsImage,
+  source: SourceImage,
+  error: unknown,
+): string {
+  if (isAppError(error) && error.status === 400)
+    return `${labelOf(input, kind)} "${source.name}" not copied: ${refusal(error)}`;
+  throw error;
+}
+
+async function copyOne(input: CopySourceImagesInput, kind: UploadsImage): Promise<Copy> {
+  const { source, problem } = await readSource(input, kind);
+  if (!source) return { kind, ...(problem ? { problem } : {}) };
   try {
     const item = await storeCopiedImage({
       mediaId: input.mediaIds[kind],
@@ -116,11 +147,53 @@ async function copyOne(input: CopySourceImagesInput, kind: UploadsImage): Promis
     });
     return { kind, item };
   } catch (error) {
-    // A refused file (400) is a fact about the source; anything else is ours to retry.
-    if (isAppError(error) && error.status === 400)
-      return { kind, problem: `${label} "${source.name}" not copied: ${refusal(error)}` };
-    throw error;
+    return { kind, problem: refused(input, kind, source, error) };
   }
+}
+
+export type PlanSourceImagesInput = Pick<
+  CopySourceImagesInput,
+  'uploads' | 'owner' | 'sourceId' | 'options' | 'mediaIds'
+>;
+
+export interface PlannedSourceImages {
+  /** The avatar's media id and the URL its copy will have; absent when there is none to copy. */
+  readonly avatar?: { readonly mediaId: number; readonly url: string };
+  readonly cover?: { readonly mediaId: number; readonly url: string };
+  /** One sentence per image found but refused before decoding (unreadable, not an allowed image, too large). */
+  readonly problems: readonly string[];
+}
+
+type Plan = { kind: UploadsImage; planned?: { mediaId: number; url: string }; problem?: string };
+
+/**
+ * What `copySourceImages` will store, decided without decoding (no sharp): each wanted image read and checked by
+ * `planCopiedImage`, its URL named by its media id and bytes, so the same file copied later under the same id
+ * gets exactly that URL. The migration's chunk sets these URLs on what it writes and leaves the storing to the
+ * `images` worker. Problems are those `copySourceImages` reports for the same files, but for a file that cannot be
+ * decoded, which only the copy finds.
+ */
+export async function planSourceImages(input: PlanSourceImagesInput): Promise<PlannedSourceImages> {
+  const plans = await Promise.all(
+    wantedKinds(input.options).map(async (kind): Promise<Plan> => {
+      const { source, problem } = await readSource(input, kind);
+      if (!source) return { kind, ...(problem ? { problem } : {}) };
+      try {
+        const mediaId = input.mediaIds[kind];
+        return { kind, planned: { mediaId, url: planCopiedImage(mediaId, source.bytes).fileUrl } };
+      } catch (error) {
+        return { kind, problem: refused(input, kind, source, error) };
+      }
+    }),
+  );
+  const plannedOf = (kind: UploadsImage) => plans.find((plan) => plan.kind === kind)?.planned;
+  const avatar = plannedOf('avatar');
+  const cover = plannedOf('cover');
+  return {
+    ...(avatar ? { avatar } : {}),
+    ...(cover ? { cover } : {}),
+    problems: plans.flatMap((plan) => (plan.problem ? [plan.problem] : [])),
+  };
 }
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

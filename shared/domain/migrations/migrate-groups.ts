@@ -17,7 +17,7 @@ import { type ChunkInput, sourceHtmlToText } from './chunk-input.ts';
 import { type ChunkEntry, entry } from './chunk-plan.ts';
 import { targetIds } from './id-spaces.ts';
 import { migratedRows } from './ledger.ts';
-import { copyImagesOf } from './source-images.ts';
+import { planImagesOf } from './source-images.ts';
 import { resolveUsers } from './user-resolver.ts';
 
 /** Group privacy → space privacy (decisions.md): public → public, private → private, hidden → secret. */
@@ -69,7 +69,7 @@ export async function migrateGroups(context: ChunkInput, rows: readonly GroupRow
     : new Set<number>();
   const toCreate = fresh.filter(({ space }) => !existing.has(space.id));
   // A group's images belong to its creator's media, or (creator unknown) to the administrator running the migration.
-  const { images, warnings } = await copyImagesOf(
+  const { images, warnings } = await planImagesOf(
     context,
     'group',
     toCreate.flatMap(({ space, groupId }) => {

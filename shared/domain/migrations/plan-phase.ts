@@ -8,6 +8,7 @@ import { advanceIfPhaseDone } from './advance-run.ts';
 import { chunkSize } from './chunk-sizes.ts';
 import { ensureIdSpace } from './id-spaces.ts';
 import { LEDGER_BLOCK, LEDGER_BLOCKS_PER_CHUNK } from './ledger.ts';
+import { imagesPending } from './image-copies.ts';
 import { imagesWanted } from './source-images.ts';
 import type { RunItem, RunPhase } from './run-item.ts';
 import { setPhaseChunks } from './run-repository.ts';
@@ -56,10 +57,13 @@ const IMAGE_ID_SPACES: Record<MigrationItem, [MigrationIdSpaceName, SourceTable]
 /**
  * Cuts a step into work and records how much before sending any (so no chunk can end the step early): an item
  * phase into keyset ranges of its source rows, after reserving the target ids of everything the source holds
- * now; the tally into its shards. Planning twice re-sends the same work, which counts once.
+ * now; the tally into its shards, once no image of the run is pending. Planning twice re-sends the same work, which counts once.
  */
 export async function planPhase(run: RunItem, source: BuddypressSource | undefined, phase: RunPhase) {
   if (phase === 'tally') {
+    // The tally sums the counters the `images` worker stores too: it waits for the run's last images, whose
+    // worker plans it then (planTallyIfImagesDone).
+    if (await imagesPending(run.run_id)) return;
     await setPhaseChunks(run, phase, TALLY_SHARDS);
     await publishBatch(
       'migrations',

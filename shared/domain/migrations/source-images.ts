@@ -1,11 +1,14 @@
-import { inLanes, putItemsInBatches } from '../../db/batch-write.ts';
+import { inLanes } from '../../db/batch-write.ts';
 import type { MigrationIdSpaceName } from '../../db/keys/migrations.ts';
-import { type BuddypressUploads, openBuddypressUploads } from '../../integrations/buddypress/uploads.ts';
+import {
+  type BuddypressUploads,
+  configuredBuddypressUploads,
+} from '../../integrations/buddypress/uploads.ts';
 import type { ChunkInput } from './chunk-input.ts';
 import { type ChunkEntry, entry } from './chunk-plan.ts';
-import { copySourceImages } from './copy-source-images.ts';
+import { planSourceImages } from './copy-source-images.ts';
 import { targetIds } from './id-spaces.ts';
-import { Tally } from './tally.ts';
+import { type ImagesToCopy, queueImageCopies } from './image-copies.ts';
 
 /** A user or space a chunk is creating, whose avatar and cover the source may hold. */
 export interface ImageOwner {
@@ -27,60 +30,55 @@ const ID_SPACES = {
   group: { avatar: 'group_avatar', cover: 'group_cover' },
 } as const satisfies Record<string, Record<string, MigrationIdSpaceName>>;
 
-/** Images copied at once (each is a read, a decode and a re-encode). */
-const PARALLEL_COPIES = 4;
+/** Images read at once (each is a read of up to 10 MB and a hash). */
+const PARALLEL_READS = 4;
 
-/** Whether the run copies any image: an option on and an uploads location configured. */
-export async function imagesWanted(context: Pick<ChunkInput, 'run'>): Promise<BuddypressUploads | undefined> {
+/** Whether the run copies any image: an option on and an uploads location configured (with its URL). */
+export async function imagesWanted(
+  context: Pick<ChunkInput, 'run'>,
+): Promise<{ readonly url: string; readonly uploads: BuddypressUploads } | undefined> {
   const { options } = context.run;
   if (options.migrate_avatars === false && options.migrate_cover_images === false) return undefined;
-  return openBuddypressUploads();
+  return configuredBuddypressUploads();
 }
 
 /**
- * Copies the avatars and covers of users or spaces this chunk is creating, before their items are written (so an
- * item that exists has its images): media items at id-space ids (the same on every delivery), put here together
- * with the media counters they move, stored as the object's own tally (`user` / `space` and its id, so they are
- * counted once at the run's end whichever delivery created the object). Answers the URLs to set on each object,
- * and a warning for each image that cannot be copied (reported in the chunk's `errors`; it never fails the row).
+ * Names the avatars and covers of users or spaces this chunk is creating, before their items are written: each
+ * image read and checked (no decoding), at its id-space media id (the same on every delivery) and the URL its
+ * copy will have. Hands them to the `images` worker (image-copies.ts: sent, and marked pending so the run's
+ * tally waits for them), which stores them re-encoded, puts their media items and tallies their counters. Answers
+ * the URLs to set on each object, and a warning for each image refused here (reported in the chunk's `errors`; it
+ * never fails the row; a file that turns out not to decode is reported by the worker).
  */
-export async function copyImagesOf(
+export async function planImagesOf(
   context: ChunkInput,
   owner: 'member' | 'group',
   owners: readonly ImageOwner[],
 ): Promise<{ images: Map<number, OwnerImages>; warnings: ChunkEntry[] }> {
   const answer = new Map<number, OwnerImages>();
   const warnings: ChunkEntry[] = [];
-  const uploads = owners.length > 0 ? await imagesWanted(context) : undefined;
-  if (!uploads) return { images: answer, warnings };
+  const configured = owners.length > 0 ? await imagesWanted(context) : undefined;
+  if (!configured) return { images: answer, warnings };
   const sourceIds = owners.map((owned) => owned.sourceId);
   const [avatarIds, coverIds] = await Promise.all([
     targetIds(context.run.source, ID_SPACES[owner].avatar, sourceIds, context.run.run_id),
     targetIds(context.run.source, ID_SPACES[owner].cover, sourceIds, context.run.run_id),
   ]);
-  const writes: (Record<string, unknown> & { pk: string; sk: string })[] = [];
-  await inLanes(owners, PARALLEL_COPIES, async (owned) => {
-    const copied = await copySourceImages({
-      uploads,
+  const toCopy: ImagesToCopy[] = [];
+  await inLanes(owners, PARALLEL_READS, async (owned) => {
+    const planned = await planSourceImages({
+      uploads: configured.uploads,
       owner,
       sourceId: owned.sourceId,
       options: context.run.options,
-      uploaderId: owned.uploaderId,
-      objectId: owned.objectId,
       mediaIds: { avatar: avatarIds.of(owned.sourceId), cover: coverIds.of(owned.sourceId) },
-      createdAt: owned.createdAt,
     });
     answer.set(owned.sourceId, {
-      ...(copied.avatarUrl ? { avatarUrl: copied.avatarUrl } : {}),
-      ...(copied.coverUrl ? { coverUrl: copied.coverUrl } : {}),
+      ...(planned.avatar ? { avatarUrl: planned.avatar.url } : {}),
+      ...(planned.cover ? { coverUrl: planned.cover.url } : {}),
     });
-    const tally = new Tally();
-    for (const counter of copied.counters) tally.add(counter.key, counter.deltas, counter.identity);
-    writes.push(
-      ...copied.items,
-      ...tally.shardItems(context.run.run_id, owner === 'member' ? 'user' : 'space', owned.objectId),
-    );
-    for (const problem of copied.problems)
+    if (planned.avatar || planned.cover) toCopy.push({ ...owned, ...planned });
+    for (const problem of planned.problems)
       warnings.push(
         entry.warning({
           item: owner === 'member' ? 'members' : 'groups',
@@ -89,6 +87,6 @@ export async function copyImagesOf(
         }),
       );
   });
-  await putItemsInBatches(writes);
+  await queueImageCopies(context.run, configured.url, owner, toCopy);
   return { images: answer, warnings };
 }

@@ -14,7 +14,7 @@ import {
 } from '../users/index.ts';
 import { type ChunkInput, sourceHtmlToText } from './chunk-input.ts';
 import type { ChunkEntry } from './chunk-plan.ts';
-import { copyImagesOf } from './source-images.ts';
+import { planImagesOf } from './source-images.ts';
 
 export interface UserCandidate {
   readonly row: UserRow;
@@ -133,7 +133,7 @@ export async function writeUsersBehindGuards(
   context: ChunkInput,
   candidates: readonly UserCandidate[],
 ): Promise<ChunkEntry[]> {
-  const { images, warnings } = await copyImagesOf(
+  const { images, warnings } = await planImagesOf(
     context,
     'member',
     candidates.map(({ row, user }) => ({

@@ -1,7 +1,7 @@
 import { userKey } from '../../db/keys/users.ts';
 import { readTogether } from '../../db/read-together.ts';
 import { transactWriteIfConditionsHold, updateAction } from '../../db/transact.ts';
-import { findUserById, type UserItem, userRead, userRenameActions } from '../users/index.ts';
+import { findUserById, type UserItem, userRead, userSearchEntryUpdates } from '../users/index.ts';
 
 /**
  * Profiles, one function per access pattern (ACCESS_PATTERNS.md, "Profiles"): a member's user item (profile
@@ -74,9 +74,13 @@ export async function updateProfileFields(
     values[`:f${index}`] = value;
     return `#f${index} = :f${index}`;
   });
-  // A new display name re-lists the user under it in the space user search (its `name` entry), in the same TWI.
-  const renamed = fields.display_name !== undefined && fields.display_name !== user.display_name;
-  const renameActions = renamed ? userRenameActions(user, fields.display_name ?? user.display_name) : [];
+  // The fields the user search entries carry are written on them in the same TWI (a new display name re-lists the
+  // user under it). Whenever given, not only when they differ from the user as read: a concurrent update may have
+  // moved them since the read, and the entries must end as the user item does.
+  const searchUpdates = userSearchEntryUpdates(userId, {
+    display_name: fields.display_name,
+    avatar: fields.avatar,
+  });
   const outcome = await transactWriteIfConditionsHold([
     updateAction(userKey(userId), {
       UpdateExpression: `SET ${sets.join(', ')}`,
@@ -84,7 +88,7 @@ export async function updateProfileFields(
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     }),
-    ...renameActions,
+    ...searchUpdates,
   ]);
   return outcome.written;
 }

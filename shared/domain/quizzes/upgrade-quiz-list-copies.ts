@@ -1,4 +1,5 @@
 import { courseQuizSlots, quizAttemptKey } from '../../db/keys/courses.ts';
+import { sameItem } from '../../db/same-item.ts';
 import { userMemberships } from '../../db/keys/spaces.ts';
 import { type ItemKey, itemKeyId } from '../../db/partition.ts';
 import { batchGetRawItems, parseItem, queryAll } from '../../db/reads.ts';
@@ -96,10 +97,4 @@ async function writeCopies(
     ...copies.map((copy) => putAction(copy)),
   ]);
   return outcome.written;
-}
-
-function sameItem(stored: Record<string, unknown> | undefined, wanted: Record<string, unknown>): boolean {
-  if (!stored) return false;
-  const names = new Set([...Object.keys(stored), ...Object.keys(wanted)]);
-  return [...names].every((name) => JSON.stringify(stored[name]) === JSON.stringify(wanted[name]));
 }

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { decodeCursor, encodeCursor } from '../../db/cursor.ts';
 import { forbidden, invalidParams, notFound } from '../../errors/app-error.ts';
 import { type Caller, canAddMember, hasListUsers, isCommunityModerator } from '../auth/index.ts';
-import { type UserItem, type UserSearchEntry, userSearchWindow } from '../users/index.ts';
+import { type SearchedUser, type UserSearchEntry, userSearchWindow } from '../users/index.ts';
 import { findSpaceAndCandidates } from './space-candidate-repository.ts';
 
 /** The contract's limit: at most 100 candidates in all. */
 export const SPACE_USER_SEARCH_LIMIT = 100;
 /**
  * Distinct users one request examines at most: enough for the 100 candidates of a full answer, and what one round
- * of batches can check (two keys a user: 200 keys, plus the space and the caller's membership).
+ * of two batches checks (a membership key a user, plus the space and the caller's membership: 102 keys).
  */
 export const SPACE_USER_SEARCH_WINDOW = 100;
 /** Index entries one window's Query reads: a user has up to three (name, login, e-mail). */
@@ -43,7 +43,10 @@ const matches = (value: string, prefix: string | undefined): boolean =>
  * several fields is listed once across windows without remembering who was listed, and an entry older than a
  * rename lists nobody.
  */
-function listedAt(user: UserItem, prefix: string | undefined): { field: string; value: string } | undefined {
+function listedAt(
+  user: SearchedUser,
+  prefix: string | undefined,
+): { field: string; value: string } | undefined {
   const fields = [
     { field: 'name', value: user.display_name.toLowerCase() },
     { field: 'login', value: user.username.toLowerCase() },
@@ -85,10 +88,13 @@ async function resumeOf(
  * display name, login or e-mail starts with `search` (case-insensitive), at most 100, in the order of the matched
  * value.
  *
- * One request reads one window of the user search index (one Query) and checks its first 100 distinct users against
- * the space with their membership and user items, in BatchGetItems side by side with the space and the caller's
- * membership (the permission): 2 rounds and at most 4 reads whatever the index or the space holds, never the space's
- * member list. A user's current fields decide (an entry may be older than a rename). When the window settles the
+ * One request reads one window of the user search index (one Query), whose entries carry what the answer needs of
+ * each user (fields, photo, status: `SearchedUser`, kept true by every write of them), and checks its first 100
+ * distinct users against the space with their membership items, in two BatchGetItems side by side with the space and
+ * the caller's membership (the permission): 2 rounds and at most 3 reads whatever the index or the space holds,
+ * never the space's member list nor a user item (an entry written before entries carried the user, until
+ * `storage:upgrade`, has its user item read in the same round). The user's fields as carried decide which of
+ * their entries lists them (`listedAt`). When the window settles the
  * list (the index ends in it, or 100 candidates are found) `total` is exact and pages are slices of it, as a
  * length-aware paginator promises. When it does not (members of the space or inactive accounts fill the window),
  * the page answers what the window found and `next_page_url` carries a cursor that resumes the index where this page
@@ -119,6 +125,7 @@ export async function searchSpaceUsers(
     query.space_id,
     caller.id,
     entries.map((entry) => entry.userId),
+    entries.filter((entry) => entry.user === undefined).map((entry) => entry.userId),
   );
   if (!canAddMember(caller, membership)) {
     throw forbidden('Sorry, you are not allowed to add members to this space.');
@@ -131,8 +138,8 @@ export async function searchSpaceUsers(
   const found: { candidate: SpaceUserCandidate; entry: UserSearchEntry }[] = [];
   for (const entry of entries) {
     if (found.length === room) break;
-    const user = users.get(entry.userId);
-    // A suspended or banned account is no candidate (nobody can act with it); the user item decides.
+    const user = entry.user ?? users.get(entry.userId);
+    // A suspended or banned account is no candidate (nobody can act with it); the status the entry carries decides.
     if (!user || memberships.has(entry.userId) || user.status !== 'active') continue;
     const at = listedAt(user, prefix);
     if (at?.field !== entry.field || at.value !== entry.value) continue;

@@ -65,5 +65,5 @@ export async function listTopics(caller: Caller, input: ListTopicsInput): Promis
   return { ...page, items: await responses(found.items), total };
 }
 
-/** The page's topics with their `posts_count` (summed from its shards, one more round of reads). */
+/** The page's topics with their `posts_count` (one BatchGetItem of ≤ 100 keys, one more round of reads). */
 const responses = async (items: readonly TopicItem[]) => (await withPostCounts(items)).map(toTopicResponse);

@@ -4,7 +4,7 @@ import { topicPosts } from '../../db/keys/feeds.ts';
 import { allTopics, topicKey, topicPostCounts } from '../../db/keys/topics.ts';
 import { batchGetRawItems, queryAll } from '../../db/reads.ts';
 import { shardKeys, shardOf } from '../../db/sharded-counters.ts';
-import { conditionCheckAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
+import { existsCheck, transactWriteIfConditionsHold } from '../../db/transact.ts';
 
 export interface TopicPostCountReport {
   topics: number;
@@ -50,7 +50,7 @@ export async function recountTopicPostCounts(options: { dryRun: boolean }): Prom
       });
       if (actions.length === 0) continue;
       // Shards exist only while their topic does (its delete removes them): a topic deleted meanwhile cancels.
-      const exists = conditionCheckAction(topicKey(id), { ConditionExpression: 'attribute_exists(pk)' });
+      const exists = existsCheck(topicKey(id));
       if (options.dryRun || (await transactWriteIfConditionsHold([exists, ...actions])).written)
         report.items_written += actions.length;
       else report.changed_meanwhile += actions.length;

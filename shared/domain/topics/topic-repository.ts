@@ -1,6 +1,7 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { db, tableName } from '../../db/client.ts';
+import { topicFeedStatsKey } from '../../db/keys/feeds.ts';
 import {
   allTopics,
   topicKey,
@@ -12,8 +13,8 @@ import {
 } from '../../db/keys/topics.ts';
 import { keyCondition, type Partition } from '../../db/partition.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
-import { batchGetItems, getItem, parseItem, queryAll, queryItems } from '../../db/reads.ts';
-import { readShardedTotals, shardKey, shardKeys, shardOf } from '../../db/sharded-counters.ts';
+import { batchGetItems, batchGetRawItems, getItem, parseItem, queryAll, queryItems } from '../../db/reads.ts';
+import { shardKey, shardKeys, shardOf } from '../../db/sharded-counters.ts';
 import {
   type TopicItem,
   TopicItemSchema,
@@ -171,21 +172,29 @@ export const topicPostCountKeyOf = (topicId: number, postId: number) => {
 };
 
 /**
- * The topics with their `posts_count` summed over its shards (consistent, so a count reflects every feed write
- * completed before the read): one round of BatchGetItems, at most 100 shard keys each, sent in parallel.
+ * The topics with their `posts_count`, read from each topic's feed totals item (`topicFeedStatsKey`): one key a
+ * topic, so a page of up to 100 topics (the contract's largest `per_page`) is one BatchGetItem. Consistent, so a
+ * count reflects every feed write completed before the read.
+ *
+ * Why that item holds the count: every published feed (not a lesson) adds 1 to exactly one counter, named
+ * `<topic set>|<p|m><space>`, on the item of each topic it is counted under (feeds domain, `feedAggregates`), in
+ * the same transaction that moves its `topicPostCounts` shard; so the counters of a topic's item sum to the published
+ * feeds carrying it. The set counted under can still name a deleted topic (a detach rewrites no counter), which only
+ * matters for that deleted topic, never listed. Non-counter attributes (keys, `entity`, `topic_id`) carry no `|`.
+ * The item is already written by those feed writes, so reading it adds no write and no hot item; the four
+ * `topicPostCounts` shards would be four keys a topic, so a page over 25 topics would take two BatchGetItems.
  */
 export async function withPostCounts(topics: readonly TopicItem[]): Promise<TopicItem[]> {
-  const groups: TopicItem[][] = [];
-  for (let start = 0; start < topics.length; start += 25) groups.push(topics.slice(start, start + 25));
-  const totals = (
-    await Promise.all(
-      groups.map((group) =>
-        readShardedTotals(
-          group.map((topic) => topicPostCounts(topic.id)),
-          { consistent: true },
-        ),
-      ),
-    )
-  ).flat();
-  return topics.map((topic, index) => ({ ...topic, posts_count: totals[index]?.posts_count ?? 0 }));
+  const counts = new Map<string, number>();
+  for (const item of await batchGetRawItems(
+    topics.map((topic) => topicFeedStatsKey(topic.id)),
+    true,
+  )) {
+    let sum = 0;
+    for (const [name, value] of Object.entries(item)) {
+      if (name.includes('|') && typeof value === 'number') sum += value;
+    }
+    counts.set(String(item.pk), sum);
+  }
+  return topics.map((topic) => ({ ...topic, posts_count: counts.get(topicFeedStatsKey(topic.id).pk) ?? 0 }));
 }

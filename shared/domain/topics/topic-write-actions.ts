@@ -1,7 +1,7 @@
 import { counterUpdate } from '../../db/counters.ts';
 import { topicKey, topicPostCounts, topicStatsKey } from '../../db/keys/topics.ts';
 import { shardKey, shardOf } from '../../db/sharded-counters.ts';
-import { conditionCheckAction, type TransactAction } from '../../db/transact.ts';
+import { existsCheck, type TransactAction } from '../../db/transact.ts';
 import { storedTopic, storedTopicSlugGuard, type TopicItem, topicStatsDeltas } from './topic-item.ts';
 import { topicPostCountKeyOf } from './topic-repository.ts';
 import { storedTopicSearchEntries } from './topic-search-entries.ts';
@@ -40,10 +40,7 @@ export function topicPostsCountActions(
     ),
   );
   if (delta < 0) return updates;
-  return [
-    conditionCheckAction(topicKey(topicId), { ConditionExpression: 'attribute_exists(pk)' }),
-    ...updates,
-  ];
+  return [existsCheck(topicKey(topicId)), ...updates];
 }
 
 /**

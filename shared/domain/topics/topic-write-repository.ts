@@ -11,13 +11,13 @@ import { orderSort } from '../../db/keys/sort.ts';
 import { topicPostCountKeys } from './topic-repository.ts';
 import { indexEntry } from '../../db/partition.ts';
 import {
-  conditionCheckAction,
   deleteAction,
+  existsCheck,
   putAction,
-  type TransactAction,
   transactWriteIfConditionsHold,
   updateAction,
 } from '../../db/transact.ts';
+import type { TransactAction } from '../../db/transact.ts';
 import {
   HIERARCHY_VERSION,
   storedTopic,
@@ -35,9 +35,6 @@ import { searchEntryActions } from './topic-search-entries.ts';
  * Every change of an existing topic is conditioned on the `updated_at` it read (optimistic concurrency): a
  * write based on a stale read is refused and the use case re-reads. Outcomes name what refused the write.
  */
-
-const existing = (key: { pk: string; sk: string }) =>
-  conditionCheckAction(key, { ConditionExpression: 'attribute_exists(pk)' });
 
 /** The counters one topic state contributes, as deltas from `before` to `after` (either may be absent). */
 function statsDeltas(
@@ -100,7 +97,7 @@ export async function insertTopic(topic: TopicItem): Promise<InsertTopicOutcome>
     putAction(storedTopic(topic), { ifAbsent: true }),
     putAction(storedTopicSlugGuard(topic.slug, topic.id), { ifAbsent: true }),
     statsUpdate(statsDeltas(undefined, topic)),
-    ...(topic.parent_id === null ? [] : [existing(topicKey(topic.parent_id))]),
+    ...(topic.parent_id === null ? [] : [existsCheck(topicKey(topic.parent_id))]),
   ];
   actions.push(...searchEntryActions(undefined, topic));
   const outcome = await transactWriteIfConditionsHold(actions);
@@ -133,7 +130,7 @@ export async function saveTopic(
   }
   let parentIndex = -1;
   if (after.parent_id !== null && after.parent_id !== before.parent_id) {
-    parentIndex = actions.push(existing(topicKey(after.parent_id))) - 1;
+    parentIndex = actions.push(existsCheck(topicKey(after.parent_id))) - 1;
   }
   const deltas = statsDeltas(before, after);
   if (hierarchyVersion !== undefined) deltas.add(HIERARCHY_VERSION, 1);
@@ -202,7 +199,7 @@ export async function moveChildTopic(
       ExpressionAttributeValues: values,
     }),
     statsUpdate(statsDeltas(child, { ...child, parent_id: newParentId })),
-    ...(newParentId === null ? [] : [existing(topicKey(newParentId))]),
+    ...(newParentId === null ? [] : [existsCheck(topicKey(newParentId))]),
     ...searchEntryActions(child, { ...child, parent_id: newParentId }),
   ];
   const outcome = await transactWriteIfConditionsHold(actions);

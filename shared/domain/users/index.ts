@@ -11,7 +11,7 @@ export {
   toMemberTimestamps,
 } from './member-summary.ts';
 export { mentionedUserIds } from './mentioned-users.ts';
-export type { UserItem } from './user-item.ts';
+export type { SearchedUser, UserItem } from './user-item.ts';
 export {
   everyUserId,
   findGuardHolders,
@@ -35,11 +35,12 @@ export {
   listAppPasswords,
   setUserStatus,
 } from './user-access.ts';
+export { type UserSearchEntriesReport, upgradeUserSearchEntries } from './upgrade-user-search-entries.ts';
 export {
   userCreationActions,
   userGuardActions,
   userItemsBehindGuards,
-  userRenameActions,
+  userSearchEntryUpdates,
 } from './user-write-actions.ts';
 export {
   BEARER_TOKEN_PATTERN,

@@ -16,6 +16,7 @@ import {
   type UserItem,
   UserItemSchema,
 } from './user-item.ts';
+import { userSearchEntryUpdates } from './user-write-actions.ts';
 
 /**
  * A user's access, as the auth domain reads and changes it (ACCESS_PATTERNS.md, "Authorizer"): credentials (application
@@ -77,6 +78,8 @@ export async function setUserStatus(
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':status': status, ':updatedAt': updatedAt },
     }),
+    // The search entries carry the status (the space user search excludes an account that is not active).
+    ...userSearchEntryUpdates(userId, { status }),
   ]);
   return outcome.written;
 }

@@ -92,18 +92,38 @@ export const storedEmailGuard = (user: Pick<UserItem, 'id' | 'email'>) => ({
   user_id: user.id,
 });
 
+/**
+ * What a user search entry carries of its user besides the value it lists: everything the space user search answers
+ * and decides on (the three listed fields, which one a user is listed at, the photo, and the status that excludes a
+ * suspended or banned account), so a search reads no user item. Every write of these fields on the user item
+ * writes them on the user's three entries in the same transaction (`userSearchEntryUpdates`); `storage:upgrade`
+ * fills them on entries written before (`upgradeUserSearchEntries`).
+ */
+export const SEARCHED_USER_FIELDS = ['display_name', 'username', 'email', 'avatar', 'status'] as const;
+export const SearchedUserSchema = v.object({
+  id: integer,
+  display_name: v.string(),
+  username: v.string(),
+  email: v.string(),
+  avatar: v.string(),
+  status: v.picklist(PROFILE_STATUSES),
+});
+export type SearchedUser = v.InferOutput<typeof SearchedUserSchema>;
+
 /** One search entry per field (display name, login, e-mail) for the space user search's prefix match. */
-export function storedSearchEntries(user: Pick<UserItem, 'id' | 'display_name' | 'username' | 'email'>) {
+export function storedSearchEntries(user: SearchedUser) {
   const fields = [
     ['name', user.display_name],
     ['login', user.username],
     ['email', user.email],
   ] as const;
+  const carried = Object.fromEntries(SEARCHED_USER_FIELDS.map((name) => [name, user[name]]));
   return fields.map(([field, value]) => ({
     ...userSearchKey(user.id, field),
     ...indexEntry(userSearchEntries(), userSearchSort(value, user.id)),
     entity: 'user_search',
     user_id: user.id,
+    ...carried,
   }));
 }
 

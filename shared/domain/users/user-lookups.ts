@@ -7,9 +7,15 @@ import {
   usernameGuardKey,
 } from '../../db/keys/users.ts';
 import { itemRead, itemsRead, mapRead } from '../../db/read-together.ts';
-import { batchGetItems, getItem, queryAll, queryWindow } from '../../db/reads.ts';
+import { batchGetItems, getItem, parseItem, queryAll, queryWindow } from '../../db/reads.ts';
 import * as v from 'valibot';
-import { GuardItemSchema, type UserItem, UserItemSchema } from './user-item.ts';
+import {
+  GuardItemSchema,
+  type SearchedUser,
+  SearchedUserSchema,
+  type UserItem,
+  UserItemSchema,
+} from './user-item.ts';
 
 /**
  * The users domain's public reads (ACCESS_PATTERNS.md, "Users"): a user by id (GetItem), by username or e-mail
@@ -101,6 +107,11 @@ export interface UserSearchEntry {
   readonly field: string;
   readonly value: string;
   readonly position: Record<string, string>;
+  /**
+   * The user as the entry carries it (`SEARCHED_USER_FIELDS`, written with every change of those fields);
+   * undefined on an entry written before entries carried it (until `storage:upgrade`), whose reader reads the user.
+   */
+  readonly user: SearchedUser | undefined;
 }
 
 /**
@@ -113,15 +124,23 @@ export async function userSearchWindow(
   limit: number,
   after?: Record<string, string>,
 ): Promise<{ entries: UserSearchEntry[]; next: Record<string, string> | undefined }> {
-  const { items, next } = await queryWindow(userSearchEntries(prefix), WindowEntrySchema, { limit, after });
+  const { items, next } = await queryWindow(userSearchEntries(prefix), v.record(v.string(), v.unknown()), {
+    limit,
+    after,
+  });
   return {
-    entries: items.map(({ item, position }) => ({
-      userId: item.user_id,
-      field: userSearchFieldOf(item.sk),
-      // The sort key is `<lower-cased value>#<padded id>` (userSearchSort); the value may itself hold a `#`.
-      value: item.gsi3sk.slice(0, item.gsi3sk.lastIndexOf('#')),
-      position,
-    })),
+    entries: items.map(({ item: raw, position }) => {
+      const item = parseItem(WindowEntrySchema, raw);
+      const carried = v.safeParse(SearchedUserSchema, { ...raw, id: item.user_id });
+      return {
+        userId: item.user_id,
+        field: userSearchFieldOf(item.sk),
+        // The sort key is `<lower-cased value>#<padded id>` (userSearchSort); the value may itself hold a `#`.
+        value: item.gsi3sk.slice(0, item.gsi3sk.lastIndexOf('#')),
+        position,
+        user: carried.success ? carried.output : undefined,
+      };
+    }),
     next,
   };
 }

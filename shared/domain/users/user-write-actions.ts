@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { putAction, type TransactAction } from '../../db/transact.ts';
-import { userSearchKey } from '../../db/keys/users.ts';
+import { putAction, type TransactAction, updateAction } from '../../db/transact.ts';
+import { userSearchKey, userSearchSort } from '../../db/keys/users.ts';
 import type { ItemKey } from '../../db/partition.ts';
 import {
   storedAppPassword,
@@ -51,16 +51,31 @@ export const userItemsBehindGuards = (
   searchEntries: storedSearchEntries(user),
 });
 
+/** The fields of a user search entry a change of the user item moves (the login and e-mail never change). */
+export type SearchedUserChanges = Partial<Pick<UserItem, 'display_name' | 'avatar' | 'status'>>;
+
 /**
- * The write that re-lists a renamed user under its new display name in the user search (its `name` entry), for the
- * transaction that renames it: the entry's key is the user's, so the new entry replaces the old one.
+ * The writes that keep a user's three search entries true to a change of the user item, for the transaction that
+ * makes the change: each entry `SET`s only the changed fields, so concurrent changes of different fields (a status
+ * and a photo) both land, and changes of one field land in the order of their transactions, as on the user item.
+ * A new display name also re-lists the user under it (the `name` entry's index sort key; its key is the user's, so
+ * the entry moves). No change, no write.
  */
-export function userRenameActions(
-  user: Pick<UserItem, 'id' | 'display_name' | 'username' | 'email'>,
-  displayName: string,
-): TransactAction[] {
-  const nameSort = userSearchKey(user.id, 'name').sk;
-  return storedSearchEntries({ ...user, display_name: displayName })
-    .filter((entry) => entry.sk === nameSort)
-    .map((entry) => putAction(entry));
+export function userSearchEntryUpdates(userId: number, changes: SearchedUserChanges): TransactAction[] {
+  const set = Object.entries(changes).filter(([, value]) => value !== undefined);
+  if (set.length === 0) return [];
+  const names = Object.fromEntries(set.map(([name], index) => [`#c${index}`, name]));
+  const values = Object.fromEntries(set.map(([, value], index) => [`:c${index}`, value]));
+  const assignments = set.map((_, index) => `#c${index} = :c${index}`);
+  return (['name', 'login', 'email'] as const).map((field) => {
+    const relisted = field === 'name' && changes.display_name !== undefined;
+    return updateAction(userSearchKey(userId, field), {
+      UpdateExpression: `SET ${[...assignments, ...(relisted ? ['#sort = :sort'] : [])].join(', ')}`,
+      ExpressionAttributeNames: { ...names, ...(relisted ? { '#sort': 'gsi3sk' } : {}) },
+      ExpressionAttributeValues: {
+        ...values,
+        ...(relisted ? { ':sort': userSearchSort(changes.display_name ?? '', userId) } : {}),
+      },
+    });
+  });
 }

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { BuddypressUploads, SourceImage, UploadsImage, UploadsOwner } from './uploads.ts';
+import type { BuddypressUploads, SourceImage, UploadsImage, UploadsOwner } from './uploads-location.ts';
 import {
   imageFolder,
   pickImageFile,

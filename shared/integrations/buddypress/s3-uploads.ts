@@ -1,6 +1,6 @@
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { env } from '../../config/env.ts';
-import type { BuddypressUploads, SourceImage, UploadsImage, UploadsOwner } from './uploads.ts';
+import type { BuddypressUploads, SourceImage, UploadsImage, UploadsOwner } from './uploads-location.ts';
 import { imageFolder, pickImageFile, SOURCE_IMAGE_MAX_BYTES, SourceImageTooLarge } from './uploads-layout.ts';
 
 /**

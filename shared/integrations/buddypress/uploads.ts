@@ -1,55 +1,19 @@
-import { fileURLToPath } from 'node:url';
 import { env } from '../../config/env.ts';
 import { readSecret } from '../../config/secrets.ts';
-import { folderUploads } from './folder-uploads.ts';
-import { s3Uploads } from './s3-uploads.ts';
+import { type BuddypressUploads, uploadsAt } from './uploads-location.ts';
 
 /**
- * The BuddyPress uploads folder (`wp-content/uploads`), the only place avatars and covers exist: the database has
- * no record of them (research/buddypress.md §1.9). Layout and choice rules: uploads-layout.ts.
+ * The BuddyPress uploads adapters (uploads-location.ts) and the configured location. Kept apart from the adapters so
+ * code that is handed a location (the migration's image worker: the location comes in its message) never bundles
+ * the read of the source's secret.
  */
-export type UploadsOwner = 'member' | 'group';
-export type UploadsImage = 'avatar' | 'cover';
-
-export interface SourceImage {
-  /** The file's name in its folder (`1700000000-bpfull.jpg`); says nothing trustworthy about its type. */
-  readonly name: string;
-  readonly bytes: Uint8Array;
-}
-
-export interface BuddypressUploads {
-  /**
-   * The current full-size avatar, or the cover, of a member or group; undefined when it has none. Rejects with
-   * `SourceImageTooLarge` for a file over 10 MB (never read), `SourceImageOutside` for a link leading out of the
-   * location, a `RangeError` for an id that is not a positive integer, or the storage's own error.
-   */
-  image(owner: UploadsOwner, sourceId: number, kind: UploadsImage): Promise<SourceImage | undefined>;
-  /** True when the location answers (GET …/config warns otherwise). */
-  reachable(): Promise<boolean>;
-}
-
-/** A location whose URL names a scheme we cannot read: configured, never reachable. */
-function unusableUploads(url: string): BuddypressUploads {
-  const scheme = url.slice(0, url.indexOf(':'));
-  return {
-    image: () => Promise.reject(new Error(`uploads location scheme "${scheme}" is not supported`)),
-    reachable: () => Promise.resolve(false),
-  };
-}
-
-/**
- * The adapter for a location URL: `s3://bucket/prefix`, `file:///path`, or a plain path (relative to the
- * working directory). Any other scheme gives a location that is never reachable.
- */
-export function uploadsAt(url: string): BuddypressUploads {
-  if (url.startsWith('s3://')) {
-    const [bucket = '', ...prefix] = url.slice('s3://'.length).split('/');
-    return bucket === '' ? unusableUploads(url) : s3Uploads(bucket, prefix.join('/'));
-  }
-  if (url.startsWith('file://')) return folderUploads(fileURLToPath(url));
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return unusableUploads(url);
-  return folderUploads(url);
-}
+export {
+  type BuddypressUploads,
+  type SourceImage,
+  type UploadsImage,
+  type UploadsOwner,
+  uploadsAt,
+} from './uploads-location.ts';
 
 /**
  * The configured location: `BUDDYPRESS_UPLOADS_URL` (local stack, tests), else the `uploadsUrl` key of the
@@ -74,14 +38,24 @@ async function configuredUrl(): Promise<string> {
   }
 }
 
-let opened: { key: string; uploads: BuddypressUploads } | undefined;
+let opened: { key: string; url: string; uploads: BuddypressUploads } | undefined;
 
-/** The configured uploads location, or undefined when none is configured. One adapter per warm process. */
-export async function openBuddypressUploads(): Promise<BuddypressUploads | undefined> {
+/**
+ * The configured uploads location and its URL (what the migration's chunks hand the image worker), or undefined
+ * when none is configured. One adapter per warm process.
+ */
+export async function configuredBuddypressUploads(): Promise<
+  { readonly url: string; readonly uploads: BuddypressUploads } | undefined
+> {
   const url = await configuredUrl();
   if (url === '') return undefined;
   // A local stack restarted in the same process (tests) has a new S3 emulator endpoint.
   const key = `${url}\0${env().S3_ENDPOINT ?? ''}`;
-  if (opened?.key !== key) opened = { key, uploads: uploadsAt(url) };
-  return opened.uploads;
+  if (opened?.key !== key) opened = { key, url, uploads: uploadsAt(url) };
+  return opened;
+}
+
+/** The configured uploads location, or undefined when none is configured. */
+export async function openBuddypressUploads(): Promise<BuddypressUploads | undefined> {
+  return (await configuredBuddypressUploads())?.uploads;
 }
