@@ -84,6 +84,11 @@ export const migrationTallyPartKey = (runId: string, shard: number, part: number
   pk: `MIGRATIONRUN#${runId}`,
   sk: `TALLYDONE#${pad(shard)}#${pad(part)}`,
 });
+/** Marker of a tally shard counted done (created, after every part has moved, with the run's count of it). */
+export const migrationTallyShardDoneKey = (runId: string, shard: number): ItemKey => ({
+  pk: `MIGRATIONRUN#${runId}`,
+  sk: `TALLYDONE#${pad(shard)}#done`,
+});
 /**
  * A member's or group's images (avatar, cover) a chunk named and handed to the `images` worker, not yet stored:
  * put by the chunk (after sending the message, only while the images' done marker is absent) before it writes the

@@ -1,7 +1,12 @@
 import { inLanes } from '../../db/batch-write.ts';
 import { counterCreation, counterUpdate } from '../../db/counters.ts';
-import { migrationRunKey, migrationRunTallies, migrationTallyPartKey } from '../../db/keys/migrations.ts';
-import { itemKeyId } from '../../db/partition.ts';
+import {
+  migrationRunKey,
+  migrationRunTallies,
+  migrationTallyPartKey,
+  migrationTallyShardDoneKey,
+} from '../../db/keys/migrations.ts';
+import { type ItemKey, itemKeyId } from '../../db/partition.ts';
 import { presentKeys, queryAll } from '../../db/reads.ts';
 import {
   MAX_TRANSACTION_ACTIONS,
@@ -13,20 +18,21 @@ import {
 import { chunksDoneName, type RunItem } from './run-item.ts';
 import { Tally, TallyItemSchema, unpackCounters } from './tally.ts';
 
-/** Room for counter moves beside a part's marker, and in the last part, the run's update too. */
-const PART_SIZE = MAX_TRANSACTION_ACTIONS - 2;
+/** Room for counter moves beside a part's marker. */
+const PART_SIZE = MAX_TRANSACTION_ACTIONS - 1;
 /** A part whose creations keep meeting items created meanwhile is moved by updates alone after this. */
 const PART_ATTEMPTS = 3;
-/** Parts of one shard moved at once (all but the last, which waits for them). */
+/** Parts of one shard moved at once. */
 const PARALLEL_PARTS = 4;
 
 type Entry = ReturnType<Tally['entries']>[number];
 
 /**
- * Sums one shard over every counted chunk of the run and moves each counter item once, in parts of 98, each part
- * in one transaction with its marker (`attribute_not_exists`); the last part also adds 1 to the run's
- * `chunks_done_tally`. The sums are fixed once the last chunk is counted and sorted by key, so a redelivery cuts
- * the same parts and each moves once.
+ * Sums one shard over every counted chunk of the run and moves each counter item once, in parts of 99, each part
+ * in one transaction with its marker (`attribute_not_exists`), four parts at once; once every part has moved, a
+ * last small transaction creates the shard's done marker and adds 1 to the run's `chunks_done_tally`. The sums
+ * are fixed once the last chunk is counted and sorted by key, so a redelivery cuts the same parts and each moves
+ * once; a shard is counted done once, and only after all its counters moved.
  *
  * An aggregate item that does not exist yet (the stats of a user this run created) is created whole by a
  * conditional put rather than by an update of every counter: the same result for far less work in the store. One
@@ -42,49 +48,34 @@ export async function applyTallyShard(run: RunItem, shard: number): Promise<bool
       for (const [pk, sk, deltas, identity] of unpackCounters(item.counters))
         tally.add({ pk, sk }, deltas, identity);
   const entries = tally.entries();
-  const parts = Array.from({ length: Math.max(1, Math.ceil(entries.length / PART_SIZE)) }, (_, part) => ({
+  const parts = Array.from({ length: Math.ceil(entries.length / PART_SIZE) }, (_, part) => ({
     part,
     slice: entries.slice(part * PART_SIZE, (part + 1) * PART_SIZE),
   }));
-  const last = parts.length - 1;
-  // Every part but the last moves its own counters, so they go side by side; the last one counts the shard done,
-  // so it goes only once the others have moved (a shard counted done has moved every counter).
-  await inLanes(parts.slice(0, last), PARALLEL_PARTS, async ({ part, slice }) => {
-    await movePart(run, shard, part, slice, false);
-  });
-  const final = parts[last];
-  return final ? movePart(run, shard, final.part, final.slice, true) : false;
+  await inLanes(parts, PARALLEL_PARTS, ({ part, slice }) => movePart(run, shard, part, slice));
+  const done = await transactWriteIfConditionsHold([
+    marker(migrationTallyShardDoneKey(run.run_id, shard), run),
+    shardDone(run),
+  ]);
+  return done.written;
 }
 
+const marker = (key: ItemKey, run: RunItem): TransactAction =>
+  putAction({ ...key, entity: 'migration_tally_part', run_id: run.run_id }, { ifAbsent: true });
+
 /**
- * Moves one part's counters in one transaction with its marker (and, for the last part, the shard's count on the
- * run). Answers whether this call counted the shard done (false when another delivery moved the part already).
+ * Moves one part's counters in one transaction with its marker; a part whose marker exists was moved by another
+ * delivery already.
  */
-async function movePart(
-  run: RunItem,
-  shard: number,
-  part: number,
-  slice: readonly Entry[],
-  last: boolean,
-): Promise<boolean> {
+async function movePart(run: RunItem, shard: number, part: number, slice: readonly Entry[]): Promise<void> {
   const creatable = await absentItems(slice.filter((entry) => entry.identity));
   for (let attempt = 1; ; attempt++) {
     const moves = slice.map((entry) => moveOf(entry, creatable.has(itemKeyId(entry.key))));
     const outcome = await transactWriteIfConditionsHold([
-      putAction(
-        {
-          ...migrationTallyPartKey(run.run_id, shard, part),
-          entity: 'migration_tally_part',
-          run_id: run.run_id,
-        },
-        { ifAbsent: true },
-      ),
+      marker(migrationTallyPartKey(run.run_id, shard, part), run),
       ...moves,
-      ...(last ? [shardDone(run)] : []),
     ]);
-    if (outcome.written) return last;
-    // The marker exists: another delivery moved this part already.
-    if (outcome.failed.includes(0)) return false;
+    if (outcome.written || outcome.failed.includes(0)) return;
     const created = outcome.failed.filter((index) => index >= 1 && index <= slice.length);
     if (created.length !== outcome.failed.length || attempt >= PART_ATTEMPTS)
       throw new Error(`tally shard ${shard} part ${part}: conditions failed (${outcome.failed.join(', ')})`);

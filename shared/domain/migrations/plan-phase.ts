@@ -1,9 +1,11 @@
+import { queueNamed } from '../../catalogue/queues.ts';
 import type { MigrationIdSpaceName } from '../../db/keys/migrations.ts';
 import type { BuddypressSource, SourceTable } from '../../integrations/buddypress/source.ts';
 import { publishBatch } from '../../integrations/queue-publisher.ts';
 import type { MigrationMessage } from '../../messages/index.ts';
 import type { MigrationItem } from '../../vocabulary/migrations.ts';
 import { advanceIfPhaseDone } from './advance-run.ts';
+import { chunkSize } from './chunk-sizes.ts';
 import { ensureIdSpace } from './id-spaces.ts';
 import { LEDGER_BLOCK, LEDGER_BLOCKS_PER_CHUNK } from './ledger.ts';
 import { imagesPending } from './image-copies.ts';
@@ -13,9 +15,10 @@ import { setPhaseChunks } from './run-repository.ts';
 import { TALLY_SHARDS } from './tally.ts';
 
 /**
- * Source rows per chunk: small enough for one worker invocation (a 1 000-root chunk writes in seconds), big
+ * Source rows per full chunk: small enough for one worker invocation (a 1 000-root chunk writes in seconds), big
  * enough that a chunk's writes fill many 25-item batches. The price: a poison chunk counts its whole range failed.
  * A chunk's ids also span fewer than LEDGER_BLOCKS_PER_CHUNK ledger blocks, so its ledger entries fit its count.
+ * A big phase's first and last chunks are smaller (chunk-sizes.ts).
  */
 export const CHUNK_SIZES: Record<MigrationItem, number> = { groups: 50, members: 1000, activities: 1000 };
 
@@ -75,19 +78,25 @@ export async function planPhase(run: RunItem, source: BuddypressSource | undefin
   }
   if (!source) throw new Error('The BuddyPress source is not configured.');
   const images = (await imagesWanted({ run })) ? IMAGE_ID_SPACES[phase] : [];
-  for (const [name, table] of [...ID_SPACES[phase], ...images]) {
-    const range = await source.idRange(table);
-    if (range) await ensureIdSpace(run.source, name, range.min, range.max, run.run_id);
-  }
+  // Each id space is its own item and takes its blocks by atomic adds: they grow side by side.
+  await Promise.all(
+    [...ID_SPACES[phase], ...images].map(async ([name, table]) => {
+      const range = await source.idRange(table);
+      if (range) await ensureIdSpace(run.source, name, range.min, range.max, run.run_id);
+    }),
+  );
   const chunks: Extract<MigrationMessage, { kind: 'chunk' }>[] = [];
-  for (let after = 0; ; ) {
+  const lanes = queueNamed('migrations').maxConcurrency;
+  const estimated = run.totals[phase] ?? 0;
+  for (let after = 0, planned = 0; ; ) {
     const end = await source.nextChunkEnd(
       phase,
       after,
-      CHUNK_SIZES[phase],
+      chunkSize(CHUNK_SIZES[phase], lanes, { estimated, planned }, chunks.length),
       LEDGER_BLOCK * (LEDGER_BLOCKS_PER_CHUNK - 1),
     );
     if (!end) break;
+    planned += end.rows;
     chunks.push({
       kind: 'chunk',
       source: 'buddypress',
