@@ -9,10 +9,10 @@ import {
   deleteAction,
   MAX_TRANSACTION_ACTIONS,
   putAction,
-  type TransactAction,
   transactWriteIfConditionsHold,
   updateAction,
 } from '../../db/transact.ts';
+import type { TransactAction } from '../../db/transact.ts';
 import {
   type BuddypressUploads,
   type UploadsImage,
