@@ -39,6 +39,16 @@ const sizes =
         { members: 400, spaces: option('spaces') ?? 67 },
       ];
 
+/**
+ * The shards of the sharded index lists (the timeline and the unpublished-feed lists), named as the meter names
+ * partitions (`<index> <value>`): their digit is a shard number, not an id, so the digit rule below would miss them.
+ */
+const indexShards = new Set(
+  [...postTimelineShards(), ...['draft', 'pending', 'scheduled'].flatMap(unpublishedPostsShards)].map(
+    (partition) => `${partition.index} ${partition.value}`,
+  ),
+);
+
 for (const size of sizes) await measure(size);
 
 async function measure(size: { members: number; spaces: number }): Promise<void> {
@@ -149,16 +159,6 @@ function report(
       : 'no written partition lacks a member/space/post/topic/course id\n',
   );
 }
-
-/**
- * The shards of the sharded index lists (the timeline and the unpublished-feed lists), named as the meter names
- * partitions (`<index> <value>`): their digit is a shard number, not an id, so the digit rule below would miss them.
- */
-const indexShards = new Set(
-  [...postTimelineShards(), ...['draft', 'pending', 'scheduled'].flatMap(unpublishedPostsShards)].map(
-    (partition) => `${partition.index} ${partition.value}`,
-  ),
-);
 
 /** `!` a key naming no entity (no digit), `~` the shard of such a key, blank otherwise. */
 function marker(name: string): string {
