@@ -27,7 +27,12 @@ import {
 import { deleteTopic } from '../../shared/domain/topics/delete-topic.ts';
 import { topicPostCountKeyOf } from '../../shared/domain/topics/topic-repository.ts';
 import { type ListTopicsInput, listTopics } from '../../shared/domain/topics/list-topics.ts';
-import { storedTopic, type TopicItem, topicStatsDeltas } from '../../shared/domain/topics/topic-item.ts';
+import {
+  storedTopic,
+  storedTopicCopies,
+  type TopicItem,
+  topicStatsDeltas,
+} from '../../shared/domain/topics/topic-item.ts';
 import { storedTopicSearchEntries } from '../../shared/domain/topics/topic-search-entries.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import * as v from 'valibot';
@@ -119,6 +124,7 @@ try {
     const doomed = { ...topic(topicId, null), status: 'active' as const, posts_count: feeds };
     await writeAll([
       storedTopic(doomed),
+      ...storedTopicCopies(doomed),
       ...storedTopicSearchEntries(doomed),
       ...postCountShards(
         topicId,
@@ -199,7 +205,7 @@ async function fillTopics(from: number, to: number): Promise<void> {
   for (let n = from; n < to; n++) {
     const id = n + 1;
     const item = topic(id, id <= PARENTS ? null : (id % PARENTS) + 1);
-    items.push(storedTopic(item), ...storedTopicSearchEntries(item));
+    items.push(storedTopic(item), ...storedTopicCopies(item), ...storedTopicSearchEntries(item));
   }
   await writeAll(items);
   await db().send(

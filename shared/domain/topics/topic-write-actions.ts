@@ -2,7 +2,13 @@ import { counterUpdate } from '../../db/counters.ts';
 import { topicKey, topicPostCounts, topicStatsKey } from '../../db/keys/topics.ts';
 import { shardKey, shardOf } from '../../db/sharded-counters.ts';
 import { existsCheck, type TransactAction } from '../../db/transact.ts';
-import { storedTopic, storedTopicSlugGuard, type TopicItem, topicStatsDeltas } from './topic-item.ts';
+import {
+  storedTopic,
+  storedTopicCopies,
+  storedTopicSlugGuard,
+  type TopicItem,
+  topicStatsDeltas,
+} from './topic-item.ts';
 import { topicPostCountKeyOf } from './topic-repository.ts';
 import { storedTopicSearchEntries } from './topic-search-entries.ts';
 
@@ -44,8 +50,8 @@ export function topicPostsCountActions(
 }
 
 /**
- * What an imported topic writes: its slug guard, its item (status and parent unchanged by a re-run) with its search
- * entries, and its count on the topic totals.
+ * What an imported topic writes: its slug guard, its item and read copies (status and parent unchanged by a
+ * re-run) with its search entries, and its count on the topic totals.
  */
 export function importedTopicWrites(topic: TopicItem) {
   return {
@@ -53,6 +59,7 @@ export function importedTopicWrites(topic: TopicItem) {
     items: [
       { item: storedTopic(topic), unchanged: ['status', 'parent_id'] },
       ...storedTopicSearchEntries(topic).map((entry) => ({ item: entry })),
+      ...storedTopicCopies(topic).map((copy) => ({ item: copy, unchanged: ['status', 'parent_id'] })),
     ],
     counts: [{ key: topicStatsKey(), deltas: topicStatsDeltas(topic) }],
   };
