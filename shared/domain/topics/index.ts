@@ -2,6 +2,7 @@
 export { isValidSlug, slugify } from './slug.ts';
 export type { TopicItem, TopicStatus } from './topic-item.ts';
 export { recountTopicPostCounts, type TopicPostCountReport } from './recount-topic-post-counts.ts';
+export { type TopicReadCopiesReport, upgradeTopicReadCopies } from './upgrade-topic-read-copies.ts';
 export { checkPostTopics, type PostTopicContext } from './check-post-topics.ts';
 export { findTopicsByIds, nextTopicSerial, topicsByIdsRead } from './topic-lookups.ts';
 export {
