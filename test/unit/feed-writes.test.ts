@@ -7,6 +7,7 @@ import {
   feedUpdateActions,
 } from '../../shared/domain/feeds/feed-writes.ts';
 import type { PostItem } from '../../shared/domain/feeds/post-item.ts';
+import { samplePost } from '../support/post-item.ts';
 
 /**
  * What a feed write does on its topics, read from its transaction: a ConditionCheck that each topic whose link it
@@ -14,25 +15,7 @@ import type { PostItem } from '../../shared/domain/feeds/post-item.ts';
  * `posts_count`) moved, and no other topic item: the former `posts_count` shards (`TOPIC#<id>#S<n>`) are not written.
  */
 
-const post = (overrides: Partial<PostItem> = {}): PostItem => ({
-  id: 9,
-  user_id: 4,
-  space_id: 7,
-  space_visibility: 'public',
-  title: 't',
-  slug: 't',
-  message: 'm',
-  message_rendered: '<p>m</p>',
-  type: 'text',
-  status: 'published',
-  topic_ids: [3, 1],
-  comments_count: 0,
-  reactions_count: 0,
-  media: [],
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  ...overrides,
-});
+const post = samplePost;
 /** The feed as stored (counted under its topic set). */
 const stored = (overrides: Partial<PostItem> = {}) => post({ topic_signature: '1.3', ...overrides });
 const later = '2026-01-02T00:00:00.000Z';
