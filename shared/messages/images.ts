@@ -31,11 +31,7 @@ export const imagesMessageSchema = v.object({
   run_id: v.pipe(v.string(), v.minLength(1)),
   uploads: v.pipe(v.string(), v.minLength(1)),
   owner: v.picklist(['member', 'group']),
-  images: v.pipe(
-    v.array(imagesOwnerSchema),
-    v.minLength(1),
-    v.maxLength(IMAGES_PER_MESSAGE),
-  ),
+  images: v.pipe(v.array(imagesOwnerSchema), v.minLength(1), v.maxLength(IMAGES_PER_MESSAGE)),
 });
 
 export type ImagesMessage = v.InferOutput<typeof imagesMessageSchema>;
