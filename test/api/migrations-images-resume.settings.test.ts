@@ -13,6 +13,7 @@ import { copyMigrationImages } from '../../shared/domain/migrations/copy-migrati
 import { completedMigration } from '../../shared/domain/migrations/migration-mapper.ts';
 import { resumeMigration } from '../../shared/domain/migrations/resume-migration.ts';
 import { startMigration } from '../../shared/domain/migrations/start-migration.ts';
+import { findSpacesByIds } from '../../shared/domain/spaces/index.ts';
 import type { ImagesMessage } from '../../shared/messages/index.ts';
 import { api, type TestUser } from '../support/api.ts';
 import { type FixtureWithImages, loadBuddypressFixture } from '../support/buddypress/load.ts';
@@ -31,7 +32,8 @@ import {
  * An `images` message lost for good (it reached the DLQ without its last delivery recording its owners: a worker
  * killed on that very delivery) leaves its owners' pending markers, and the run waits at its tally forever.
  * `migrate:resume` sends those owners' images again from their markers: they are stored and counted once (each
- * resent message is delivered twice here), the tally follows and the run completes with the exact counts. The
+ * resent message is delivered twice here), the tally follows and the run completes with the exact counts; a copy
+ * of a message whose owners were recorded already leaves them alone, even failing on its last delivery. The
  * run is driven from this process (test/support/migration-driver.ts), whose environment names the uploads folder.
  */
 const SIZE = { groups: 6, members: 30, activities: 40, seed: 31, idBase: 8_000_000 };
@@ -97,6 +99,11 @@ describe('migrate:resume and images lost for good', () => {
     expect(stuck.run?.phase).toBe('tally');
     expect(stuck.run).not.toHaveProperty('chunks_total_tally');
     expect(await pendingOf(runId)).toHaveLength(lost!.images.length);
+    // A copy of a message whose owners were recorded (a redelivery, or one that resume sent while it was in
+    // flight) leaves them alone, even on its last delivery with images it can no longer read.
+    const stored = messages.find((one) => one.owner === 'group' && one.images.some((image) => image.avatar));
+    expect(stored).toBeDefined();
+    await copyMigrationImages({ ...stored!, uploads: join(folder, 'gone') }, 3);
 
     const resumed = await resumeMigration(caller, 'buddypress');
     expect(resumed).toMatchObject({ step: 'tally', images_resent: lost!.images.length });
@@ -128,6 +135,9 @@ describe('migrate:resume and images lost for good', () => {
       );
       expect(media.body.meta.total).toBe(own.length);
     }
+    const group = stored!.images.find((image) => image.avatar)!;
+    const [space] = (await findSpacesByIds([group.object_id])).values();
+    expect(space?.logo).toBe(group.avatar!.url);
     await expect(resumeMigration(caller, 'buddypress')).rejects.toMatchObject({
       code: 'migration_not_running',
     });
