@@ -17,7 +17,7 @@ import {
   visibleListing,
   visibleMemberSpaces,
 } from './feed-filters.ts';
-import type { PostPage } from './list-feeds.ts';
+import type { PostPage } from './feed-list-page.ts';
 import { type PostTopicLink, PostTopicLinkSchema } from './post-item.ts';
 
 /**
