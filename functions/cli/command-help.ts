@@ -107,7 +107,9 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
   },
   'migrate:resume': {
     synopsis: 'migrate:resume',
-    about: 'Sends the current step of a run that stopped moving again; exit 1 when no run is in progress.',
+    about:
+      'Sends the current step of a run that stopped moving again, and the images of every member or group still ' +
+      'pending (a lost images message holds the totals back); exit 1 when no run is in progress.',
     example: `${ADMIN} migrate:resume`,
   },
   'storage:upgrade': {

@@ -128,10 +128,14 @@ export async function querySpreadWindow<T>(query: SpreadWindowQuery<T>): Promise
       await Promise.all(pending.map((state) => readOn(query, state, tally, { down: last }, rule)));
     } else {
       // The window lies about window ÷ density items deep into the union, a quarter of that (with 4 partitions) into
-      // each: each partition that holds more is read to twice that depth, at the density kept so far (while none
-      // was kept: the rule's own share, else as if the next item were kept), at least as much as its first read.
+      // each: each partition that holds more is read to twice that depth, at the density kept so far, at least as
+      // much as its first read. While none was kept, the reads so far bound the density from above (as if the next
+      // item were kept): the rule's share (from counters, over the whole list) is used only when it is lower, so a
+      // burst of newest items the caller may not see (a busy private space) is read past in one round, not a round
+      // per share-sized step.
+      const evidence = 1 / (tally.evaluated + 1);
       const density =
-        tally.kept > 0 ? tally.kept / tally.evaluated : (rule?.share ?? 1 / (tally.evaluated + 1));
+        tally.kept > 0 ? tally.kept / tally.evaluated : Math.min(rule?.share ?? evidence, evidence);
       const rate = Math.max(density, 1 / MAX_READ_LIMIT);
       const depth = (2 * query.window) / states.length / rate;
       // Partitions that hold more than their share (the others ended): each at least twice its part of what is

@@ -8,6 +8,19 @@ const planned = v.object({ media_id: id, url: v.pipe(v.string(), v.minLength(1))
 export const IMAGES_PER_MESSAGE = 20;
 
 /**
+ * One member or group of a message: where its images go (the uploader, the user or space) and the images the
+ * chunk planned. A pending marker keeps it too, so a lost message can be sent again (resend-pending-images.ts).
+ */
+export const imagesOwnerSchema = v.object({
+  source_id: id,
+  uploader_id: id,
+  object_id: id,
+  created_at: v.string(),
+  avatar: v.optional(planned),
+  cover: v.optional(planned),
+});
+
+/**
  * A message on the `images` queue: the avatars and covers a BuddyPress migration chunk found for the members (or
  * groups) it is creating, to store re-encoded in the media bucket. `uploads` is the source's uploads location (so
  * the worker needs no secret to find it); each owner carries the images the chunk planned, at the media ids and
@@ -18,20 +31,8 @@ export const imagesMessageSchema = v.object({
   run_id: v.pipe(v.string(), v.minLength(1)),
   uploads: v.pipe(v.string(), v.minLength(1)),
   owner: v.picklist(['member', 'group']),
-  images: v.pipe(
-    v.array(
-      v.object({
-        source_id: id,
-        uploader_id: id,
-        object_id: id,
-        created_at: v.string(),
-        avatar: v.optional(planned),
-        cover: v.optional(planned),
-      }),
-    ),
-    v.minLength(1),
-    v.maxLength(IMAGES_PER_MESSAGE),
-  ),
+  images: v.pipe(v.array(imagesOwnerSchema), v.minLength(1), v.maxLength(IMAGES_PER_MESSAGE)),
 });
 
 export type ImagesMessage = v.InferOutput<typeof imagesMessageSchema>;
+export type ImagesOwner = v.InferOutput<typeof imagesOwnerSchema>;

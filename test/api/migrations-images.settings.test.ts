@@ -1,25 +1,16 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { resetEnvCache } from '../../shared/config/env.ts';
-import type { Caller } from '../../shared/domain/auth/index.ts';
+import { describe, expect, it } from 'vitest';
 import { completedMigration } from '../../shared/domain/migrations/migration-mapper.ts';
 import { findMigratedSpaces } from '../support/migrated-targets.ts';
 import { startMigration } from '../../shared/domain/migrations/start-migration.ts';
 import { findSpacesByIds } from '../../shared/domain/spaces/index.ts';
-import { api, type TestUser } from '../support/api.ts';
-import { type FixtureWithImages, loadBuddypressFixture } from '../support/buddypress/load.ts';
+import { api } from '../support/api.ts';
 import { FIXTURE_IMAGE_SIZES } from '../support/buddypress/uploads.ts';
-import { drive, usePrivateMigrationQueue } from '../support/migration-driver.ts';
-import {
-  ALL_ITEMS,
-  ALL_OPTIONS,
-  createAdministrator,
-  dropTestSource,
-  testSource,
-} from '../support/migrations.ts';
+import { drive } from '../support/migration-driver.ts';
+import { useUploadsSource } from '../support/migration-uploads.ts';
+import { ALL_ITEMS, ALL_OPTIONS } from '../support/migrations.ts';
 import { expectedResults } from '../support/migration-results.ts';
 
 /**
@@ -31,26 +22,7 @@ import { expectedResults } from '../support/migration-results.ts';
  * from this process (test/support/migration-driver.ts), whose environment names the folder.
  */
 const SIZE = { groups: 8, members: 40, activities: 60, seed: 23, idBase: 4_000_000 };
-let fixture: FixtureWithImages;
-let admin: TestUser;
-let caller: Caller;
-let folder: string;
-let queue: Awaited<ReturnType<typeof usePrivateMigrationQueue>>;
-
-beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'bp-uploads-'));
-  fixture = await loadBuddypressFixture({ ...testSource(), ...SIZE, uploadsDir: folder });
-  process.env.BUDDYPRESS_UPLOADS_URL = folder;
-  resetEnvCache();
-  ({ admin, caller } = await createAdministrator());
-  queue = await usePrivateMigrationQueue(inject('stack'));
-}, 120_000);
-afterAll(async () => {
-  delete process.env.BUDDYPRESS_UPLOADS_URL;
-  resetEnvCache();
-  await dropTestSource();
-  await rm(folder, { recursive: true, force: true });
-});
+const source = useUploadsSource(SIZE);
 
 const options = ALL_OPTIONS;
 const items = ALL_ITEMS;
@@ -66,34 +38,34 @@ async function picture(url: unknown) {
 
 type Profile = { avatar: string; cover_photo: string };
 const profileOf = async (sourceId: number) =>
-  (await api<{ profile: Profile }>('GET', `/profile/${login(sourceId)}`, { as: admin })).body.profile;
+  (await api<{ profile: Profile }>('GET', `/profile/${login(sourceId)}`, { as: source.admin })).body.profile;
 
 describe('avatars and covers', () => {
   it('are copied, set on profiles and spaces, listed as the owners’ media; a bad file is an error, not a failure', async () => {
     // One member's avatar files start as a JPEG and break off: the chunk names the copy (magic bytes), the images
     // worker cannot decode it, reports it and clears the URL the chunk set.
-    const broken = fixture.expected.images.members.avatars.at(-1)!;
-    const brokenDir = join(folder, 'avatars', String(broken));
+    const broken = source.fixture.expected.images.members.avatars.at(-1)!;
+    const brokenDir = join(source.folder, 'avatars', String(broken));
     for (const file of await readdir(brokenDir, { withFileTypes: true }))
       if (file.isFile())
         await writeFile(join(brokenDir, file.name), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46]));
-    await startMigration(caller, 'buddypress', { items, options });
+    await startMigration(source.caller, 'buddypress', { items, options });
     // Every chunk counted, no image stored yet: the run waits before its tally (which sums the images' counters
     // too), and is not complete; the profiles show the URLs their copies will have.
-    const waiting = await drive(queue, { holdImages: true, untilIdle: true });
+    const waiting = await drive(source.queue, { holdImages: true, untilIdle: true });
     expect(waiting.run?.status).toBe('in_progress');
     expect(waiting.run?.phase).toBe('tally');
     expect(waiting.run).not.toHaveProperty('chunks_total_tally');
-    const firstAvatar = fixture.expected.images.members.avatars[0]!;
+    const firstAvatar = source.fixture.expected.images.members.avatars[0]!;
     const named = (await profileOf(firstAvatar)).avatar;
     expect(named).toMatch(/^https?:\/\/.+\/media\/\d+-[\w-]+\/file\.\w+$/);
     expect((await fetch(named)).status).not.toBe(200);
     // Each images message delivered twice at once: stored, counted and reported once.
-    const { run } = await drive(queue, { imagesTwice: true });
+    const { run } = await drive(source.queue, { imagesTwice: true });
     expect(run?.status).toBe('completed');
     expect((await profileOf(firstAvatar)).avatar).toBe(named);
     const done = completedMigration(run!);
-    expect(done.results).toEqual(expectedResults(fixture));
+    expect(done.results).toEqual(expectedResults(source.fixture));
     expect(done.errors.filter((error) => error.id === String(broken))).toEqual([
       {
         item: 'members',
@@ -103,7 +75,7 @@ describe('avatars and covers', () => {
     ]);
     expect((await profileOf(broken)).avatar).toBe('');
 
-    const { images } = fixture.expected;
+    const { images } = source.fixture.expected;
     expect(images.members.avatars.length).toBeGreaterThan(1);
     for (const id of images.members.avatars.filter((one) => one !== broken)) {
       const meta = await picture((await profileOf(id)).avatar);
@@ -120,7 +92,7 @@ describe('avatars and covers', () => {
       ]);
     }
     // A member with no upload (or only a `history/` one) keeps no avatar.
-    const creators = new Set(fixture.tables.bp_groups!.rows.map((row) => Number(row[1])));
+    const creators = new Set(source.fixture.tables.bp_groups!.rows.map((row) => Number(row[1])));
     const without = [...creators].find((id) => !images.members.avatars.includes(id));
     if (without !== undefined) expect((await profileOf(without)).avatar).toBe('');
 
@@ -131,13 +103,13 @@ describe('avatars and covers', () => {
     const mediaTotal = async (filter = '') =>
       (
         await api<{ meta: { total: number } }>('GET', `/profile/${login(member)}/media${filter}`, {
-          as: admin,
+          as: source.admin,
         })
       ).body.meta.total;
     // Their media: their own two (attached to the profile), and those of the groups they created (to the space).
     const own =
       Number(images.members.avatars.includes(member)) + Number(images.members.covers.includes(member));
-    const ofTheirGroups = fixture.tables
+    const ofTheirGroups = source.fixture.tables
       .bp_groups!.rows.filter((row) => Number(row[1]) === member)
       .map((row) => Number(row[0]))
       .reduce(
@@ -149,7 +121,7 @@ describe('avatars and covers', () => {
     expect(await mediaTotal('?object_source=profile')).toBe(own);
     expect(await mediaTotal('?object_source=space')).toBe(ofTheirGroups);
 
-    const groupIds = fixture.tables.bp_groups!.rows.map((row) => Number(row[0]));
+    const groupIds = source.fixture.tables.bp_groups!.rows.map((row) => Number(row[0]));
     const spaceIds = await findMigratedSpaces('buddypress', groupIds);
     const spaces = await findSpacesByIds([...spaceIds.values()]);
     for (const id of images.groups.avatars) {
@@ -174,16 +146,16 @@ describe('avatars and covers', () => {
   }, 240_000);
 
   it('a second run copies nothing again: the media lists keep their counts', async () => {
-    const member = fixture.expected.images.members.avatars[0]!;
+    const member = source.fixture.expected.images.members.avatars[0]!;
     const before = await api<{ meta: { total: number } }>('GET', `/profile/${login(member)}/media`, {
-      as: admin,
+      as: source.admin,
     });
-    await startMigration(caller, 'buddypress', { items, options });
-    const { run } = await drive(queue, {});
+    await startMigration(source.caller, 'buddypress', { items, options });
+    const { run } = await drive(source.queue, {});
     expect(run?.status).toBe('completed');
-    expect(completedMigration(run!).results).toEqual(expectedResults(fixture, true));
+    expect(completedMigration(run!).results).toEqual(expectedResults(source.fixture, true));
     const after = await api<{ meta: { total: number } }>('GET', `/profile/${login(member)}/media`, {
-      as: admin,
+      as: source.admin,
     });
     expect(after.body.meta.total).toBe(before.body.meta.total);
     expect((await profileOf(member)).avatar).not.toBe('');

@@ -6,15 +6,17 @@ import { newId } from '../../shared/db/ids.ts';
 import { quizSubmissionListCopyKey } from '../../shared/db/keys/courses.ts';
 import { authorPosts, feedStats, feedStatusStats, postListingKey } from '../../shared/db/keys/feeds.ts';
 import { spacePostCounts } from '../../shared/db/keys/spaces.ts';
-import { topicPostCounts } from '../../shared/db/keys/topics.ts';
-import { topicKey, topicReadCopies } from '../../shared/db/keys/topics.ts';
+import { topicKey, topicPostCounts, topicReadCopies } from '../../shared/db/keys/topics.ts';
+import { itemKeyId } from '../../shared/db/partition.ts';
 import { indexEntry, indexPartition } from '../../shared/db/partition.ts';
 import { batchGetRawItems } from '../../shared/db/reads.ts';
 import { replicaKeys } from '../../shared/db/replicated-item.ts';
-import { readShardedTotals, shardKeys } from '../../shared/db/sharded-counters.ts';
+import { shardKeys } from '../../shared/db/sharded-counters.ts';
 import { transactWrite } from '../../shared/db/transact.ts';
 import { timeSort } from '../../shared/db/keys/sort.ts';
 import { feedAggregates } from '../../shared/domain/feeds/index.ts';
+import { findTopicsByIds } from '../../shared/domain/topics/index.ts';
+import { withPostCounts } from '../../shared/domain/topics/topic-repository.ts';
 import {
   type PostItem,
   storedPost,
@@ -31,10 +33,12 @@ import { searchEntriesOf, writeOldSearchEntries } from '../support/user-search-e
  * `storage:upgrade` (README, "Upgrading a stage's storage") on feeds written as a stage before the listing entries
  * and spread counters had them: post items carrying their own index keys (author, `SPACE#<s|0>#POSTS`, the single
  * `FEEDS` timeline partition), no listing entry, and counted only on the former `FEEDS`/`STATS` and `FEEDS#S<n>`
- * items; the current timeline, status, space and topic shards lost (as on a stage that never had them); and quiz
+ * items; the current timeline, status and space shards lost (as on a stage that never had them); a topic's former
+ * `posts_count` shards left behind (`TOPIC#<id>#S<n>` / `POSTCOUNT`, no longer written or read); and quiz
  * submissions without the list copies that list them for `status=all`; and user search entries that do not carry
- * their user. After the command every total the API answers is exact, an old feed deletes, every submission is
- * listed, every search entry carries its user, and a second run writes nothing. Runs in the
+ * their user. After the command every total the API answers is exact, the topic's shards are gone (its count is
+ * unchanged), an old feed deletes, every submission is listed, every search entry carries its user, and a second
+ * run writes nothing. Runs in the
  * `api-settings` project (alone): the timeline and status totals are site-wide.
  */
 let author: TestUser;
@@ -95,14 +99,26 @@ const feedOf = (id: number, fields: Partial<PostItem>): PostItem => ({
   ...fields,
 });
 
+/** Two of the topic's four former shards (the upgrade must find them whatever their count). */
+const leftoverShards = () => shardKeys(topicPostCounts(topic)).slice(0, 2);
+const presentShards = async () =>
+  (await batchGetRawItems(shardKeys(topicPostCounts(topic)), true)).map((item) => itemKeyId(item));
+
 async function forgetCurrentCounters(): Promise<void> {
   const keys = [
     ...Array.from({ length: feedStats().replicas }, (_, r) => shardKeys(feedStats(), r)).flat(),
     ...shardKeys(feedStatusStats()),
     ...shardKeys(spacePostCounts(privateSpace)),
-    ...shardKeys(topicPostCounts(topic)),
   ];
   for (const key of keys) await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
+  // The topic's former posts_count shards as the feed writes of an older stage left them (one of them 0).
+  for (const [shard, key] of leftoverShards().entries())
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...key, entity: 'topic_post_count', topic_id: topic, posts_count: shard === 0 ? 1 : 0 },
+      }),
+    );
   // The former layouts' totals, which the current code no longer reads.
   for (const pk of ['FEEDS', 'FEEDS#S3'])
     await db().send(new PutCommand({ TableName: tableName(), Item: { pk, sk: 'STATS', public: 7 } }));
@@ -161,7 +177,7 @@ async function forgetTopicCopies(): Promise<void> {
     await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
 }
 
-/** The topic's read copies that hold what its item holds (without index entries). */
+/** The topic's read copies that hold what its item holds. */
 async function currentTopicCopies(): Promise<number> {
   const found = await batchGetRawItems([topicKey(topic), ...replicaKeys(topicReadCopies(topic))], true);
   const item = found.find((raw) => raw.pk === topicKey(topic).pk);
@@ -202,6 +218,8 @@ describe('storage:upgrade', () => {
     for (const entry of await searchEntriesOf(author.id)) expect(entry).not.toHaveProperty('status');
     expect((report.topic_read_copies as Record<string, number>).items_written).toBeGreaterThanOrEqual(4);
     expect(await currentTopicCopies()).toBe(0);
+    expect((report.topic_post_counts as Record<string, number>).items_written).toBeGreaterThanOrEqual(2);
+    expect(await presentShards()).toHaveLength(2);
   }, 300_000);
 
   it('upgrades the old feeds: listing entries, exact totals, and old feeds delete', async () => {
@@ -231,8 +249,11 @@ describe('storage:upgrade', () => {
     const drafts = await listed(moderator, { status: 'draft' });
     expect(drafts.ids).toEqual(expect.arrayContaining([old.draft.id, unlistedDraft.id]));
     expect(drafts.total).toBe(drafts.ids.length);
-    const [topicCount] = await readShardedTotals([topicPostCounts(topic)], { consistent: true });
-    expect(topicCount?.posts_count).toBe(1);
+    // The topic's leftover shards are removed; its posts_count (its feed totals item) still counts the old feed.
+    expect((report.topic_post_counts as Record<string, number>).items_written).toBeGreaterThanOrEqual(2);
+    expect(await presentShards()).toEqual([]);
+    const [counted] = await withPostCounts(await findTopicsByIds([topic]));
+    expect(counted?.posts_count).toBe(1);
 
     for (const post of [...Object.values(old), unlistedDraft]) {
       const deleted = await api('DELETE', `/feeds/${post.id}`, { as: author });
@@ -244,6 +265,8 @@ describe('storage:upgrade', () => {
     expect(after.total).toBe(after.ids.length);
     expect((await listed(author, { space_id: privateSpace })).total).toBe(1);
     expect((await listed(moderator, { status: 'draft' })).total).toBe(drafts.total - 2);
+    const [uncounted] = await withPostCounts(await findTopicsByIds([topic]));
+    expect(uncounted?.posts_count).toBe(0);
   }, 400_000);
 
   it('lists quiz submissions of an older stage in status=all, in the order asked (the run above)', async () => {

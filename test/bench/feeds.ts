@@ -14,7 +14,6 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/db/client.ts';
-import { topicPostCountKeyOf } from '../../shared/domain/topics/topic-repository.ts';
 import { readMeter } from '../../shared/db/read-meter.ts';
 import type { Caller } from '../../shared/domain/auth/caller.ts';
 import { feedAggregates } from '../../shared/domain/feeds/feed-aggregates.ts';
@@ -190,8 +189,6 @@ async function fill(
 
   // Aggregates over all feeds so far, exactly as the write path would have moved them.
   const counters = new Map<string, { key: { pk: string; sk: string }; values: Record<string, unknown> }>();
-  // Each topic's posts_count, per shard (the shard of each feed's id), as the feed writes move it.
-  const postsCount = new Map<string, { key: { pk: string; sk: string }; count: number }>();
   for (let n = 0; n < to; n++) {
     const post = feed(n);
     for (const aggregate of feedAggregates(post)) {
@@ -202,20 +199,12 @@ async function fill(
         entry.values[name] = ((entry.values[name] as number | undefined) ?? 0) + amount;
       }
     }
-    for (const topicId of post.topic_ids) {
-      const key = topicPostCountKeyOf(topicId, post.id);
-      const id = `${key.pk}\u0000${key.sk}`;
-      postsCount.set(id, { key, count: (postsCount.get(id)?.count ?? 0) + 1 });
-    }
   }
   // Counters the import wrote (members_count) stay; the feed counters are set to their exact values.
   for (const { key, values } of counters.values()) {
     await db().send(
       new PutCommand({ TableName: tableName(), Item: { ...(await existing(key)), ...values } }),
     );
-  }
-  for (const { key, count } of postsCount.values()) {
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, posts_count: count } }));
   }
 }
 

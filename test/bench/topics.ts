@@ -25,7 +25,6 @@ import {
   storedPostTopicLink,
 } from '../../shared/domain/feeds/post-item.ts';
 import { deleteTopic } from '../../shared/domain/topics/delete-topic.ts';
-import { topicPostCountKeyOf } from '../../shared/domain/topics/topic-repository.ts';
 import { type ListTopicsInput, listTopics } from '../../shared/domain/topics/list-topics.ts';
 import {
   storedTopic,
@@ -126,10 +125,6 @@ try {
       storedTopic(doomed),
       ...storedTopicCopies(doomed),
       ...storedTopicSearchEntries(doomed),
-      ...postCountShards(
-        topicId,
-        Array.from({ length: feeds }, (_, n) => nextPostId + n),
-      ),
       ...Array.from({ length: feeds }, () => {
         const post = feed(nextPostId++, admin.id, topicId);
         return [storedPost(post), storedPostListing(post), storedPostTopicLink(post, topicId)];
@@ -244,16 +239,4 @@ async function writeAll(items: Array<Record<string, unknown>>): Promise<void> {
       }
     }),
   );
-}
-
-/** A topic's posts_count shards as the feed writes leave them for these published feeds. */
-function postCountShards(topicId: number, postIds: readonly number[]) {
-  const shards = new Map<string, { pk: string; sk: string; posts_count: number }>();
-  for (const postId of postIds) {
-    const key = topicPostCountKeyOf(topicId, postId);
-    const shard = shards.get(key.pk) ?? { ...key, posts_count: 0 };
-    shard.posts_count++;
-    shards.set(key.pk, shard);
-  }
-  return [...shards.values()];
 }

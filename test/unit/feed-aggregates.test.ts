@@ -11,30 +11,12 @@ import {
   visibleListing,
   visibleMemberSpaces,
 } from '../../shared/domain/feeds/feed-filters.ts';
-import type { PostItem } from '../../shared/domain/feeds/post-item.ts';
 import { storedPost, storedPostListing } from '../../shared/domain/feeds/post-item.ts';
+import { samplePost } from '../support/post-item.ts';
 
 /** What each feed contributes to the totals the feed lists read, and the filters that match those totals. */
 
-const post = (overrides: Partial<PostItem> = {}): PostItem => ({
-  id: 9,
-  user_id: 4,
-  space_id: 7,
-  space_visibility: 'public',
-  title: 't',
-  slug: 't',
-  message: 'm',
-  message_rendered: '<p>m</p>',
-  type: 'text',
-  status: 'published',
-  topic_ids: [3, 1],
-  comments_count: 0,
-  reactions_count: 0,
-  media: [],
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  ...overrides,
-});
+const post = samplePost;
 
 /** The timeline totals' shard that feed 9 moves (its id chooses it), in each replica. */
 const TIMELINE = entityShardKeys(feedStats(), 9).map((key) => `${key.pk} ${key.sk}`);

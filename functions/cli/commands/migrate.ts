@@ -47,8 +47,8 @@ export async function migrateStartCommand(args: ParsedArgs) {
 }
 
 /**
- * `migrate:resume`: sends the current step of a run that stopped moving again (resume-migration.ts); exits 1 when
- * no run is in progress.
+ * `migrate:resume`: sends the current step of a run that stopped moving again, and its pending images
+ * (resume-migration.ts); exits 1 when no run is in progress.
  */
 export async function migrateResumeCommand(args: ParsedArgs) {
   assertKnownOptions(args, []);

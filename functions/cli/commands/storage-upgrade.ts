@@ -1,7 +1,6 @@
 import { upgradeFeedStorage } from '../../../shared/domain/feeds/index.ts';
 import { upgradeQuizListCopies } from '../../../shared/domain/quizzes/index.ts';
-import { recountTopicPostCounts } from '../../../shared/domain/topics/index.ts';
-import { upgradeTopicReadCopies } from '../../../shared/domain/topics/index.ts';
+import { removeTopicPostCountShards, upgradeTopicReadCopies } from '../../../shared/domain/topics/index.ts';
 import { upgradeUserSearchEntries } from '../../../shared/domain/users/index.ts';
 import { CliError } from '../cli-error.ts';
 import { assertKnownOptions, type ParsedArgs } from '../parse-args.ts';
@@ -17,13 +16,13 @@ export async function storageUpgradeCommand(args: ParsedArgs) {
   if (args.positionals.length > 0) throw new CliError('Usage: storage:upgrade [--dry-run]');
   const dryRun = args.options.get('dry-run') === 'yes';
   const feeds = await upgradeFeedStorage({ dryRun });
-  const topicPostCounts = await recountTopicPostCounts({ dryRun });
+  const topicPostCountShards = await removeTopicPostCountShards({ dryRun });
   const quizListCopies = await upgradeQuizListCopies({ dryRun });
   const userSearchEntries = await upgradeUserSearchEntries({ dryRun });
   const topicReadCopies = await upgradeTopicReadCopies({ dryRun });
   const report = {
     ...feeds,
-    topic_post_counts: topicPostCounts,
+    topic_post_counts: topicPostCountShards,
     quiz_list_copies: quizListCopies,
     user_search_entries: userSearchEntries,
     topic_read_copies: topicReadCopies,
@@ -32,7 +31,7 @@ export async function storageUpgradeCommand(args: ParsedArgs) {
     feeds.timeline_totals,
     feeds.status_totals,
     feeds.space_post_counts,
-    topicPostCounts,
+    topicPostCountShards,
     quizListCopies,
     userSearchEntries,
     topicReadCopies,

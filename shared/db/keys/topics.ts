@@ -23,14 +23,15 @@ export const topicsWithStatus = (status: 'active' | 'inactive'): Partition =>
 
 /**
  * Topic totals in one item: `total`, `status:<active|inactive>`, `parent:<id>`, `parent:<id>:status:<s>`
- * (parent 0 = top level); each topic's `posts_count` is its own sharded aggregate (`topicPostCounts`).
+ * (parent 0 = top level). A topic's `posts_count` is the sum of its feed totals item (`topicFeedStatsKey`,
+ * keys/feeds.ts).
  */
 export const topicStatsKey = (): ItemKey => ({ pk: 'TOPICS', sk: 'STATS' });
 
 /**
- * A topic's `posts_count` (published feeds carrying it), off the topic item (which carries three index entries, so
- * a feed write no longer rewrites the topic lists) and spread over 4 shards (`TOPIC#<id>#S<n>` / `POSTCOUNT`, the
- * feed's id choosing the shard, so a feed's increment and decrement meet on one shard).
+ * Former items, no longer written or read: a topic's `posts_count` spread over 4 shards (`TOPIC#<id>#S<n>` /
+ * `POSTCOUNT`), which every feed write moved beside the topic's feed totals item (`topicFeedStatsKey`) that holds
+ * the same count. Named only so that `storage:upgrade` can remove what older stages left.
  */
 export const topicPostCounts = (topicId: number): ShardedAggregate =>
   shardedAggregate({ pk: `TOPIC#${topicId}`, sk: 'POSTCOUNT' }, 4);

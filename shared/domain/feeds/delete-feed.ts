@@ -16,11 +16,12 @@ const MAX_ATTEMPTS = 5;
  * a feed the caller cannot see is 404 `not_found`), in three rounds whatever the feed's size:
  *
  * 1. The feed and its sweep marker (one consistent BatchGetItem); then the membership and the feed's topics.
- * 2. One transaction deletes the feed and its topic links, takes back everything it counted (topic `posts_count`,
- *    the space's `posts_count`, the author's feed counters, the timeline and topic totals) and puts its sweep
- *    marker, on the condition that the feed is still the state read, counters included (a concurrent edit,
- *    comment or like re-reads and retries). From then on no comment or like can be added (their writes require
- *    the feed), and every read treats its comments as gone (they are reached only through the feed).
+ * 2. One transaction deletes the feed and its topic links, takes back everything it counted (the space's
+ *    `posts_count`, the author's feed counters, the timeline totals, its topics' feed totals and so their
+ *    `posts_count`) and puts its sweep marker, on the condition that the feed is still the state read, counters
+ *    included (a concurrent edit, comment or like re-reads and retries). From then on no comment or like can be
+ *    added (their writes require the feed), and every read treats its comments as gone (they are reached only
+ *    through the feed).
  * 3. A `feeds` message hands removing its likes and comments (with the likes on them and their authors'
  *    counters) to the worker (sweep-deleted-feed.ts), which removes the marker when done. Should that send fail,
  *    the client's retry finds no feed but the marker, sends it again and answers 404.

@@ -22,7 +22,7 @@ import { isListedFeed, type PostItem, topicSignature } from './post-item.ts';
  * - the author's `total_points` on the user item (`userKey`): FEED_POINTS while published (README "Profile
  *   scores"), so every member summary shows it from the one item it reads.
  *
- * A topic's own `posts_count` belongs to the topics domain and moves through `topicPostsCountAction`.
+ * The last is also each topic's `posts_count` (the sum of its item's counters: `withPostCounts`, topics domain).
  */
 /** `feed`: a feed's own `comments_count`, which a comment moves (comment-aggregates.ts). */
 export type FeedAggregateKind = 'user' | 'points' | 'space' | 'timeline' | 'status' | 'topic' | 'feed';

@@ -8,41 +8,35 @@ import {
   type TransactAction,
   updateAction,
 } from '../../db/transact.ts';
-import { topicPostsCountActions } from '../topics/index.ts';
 import { feedAggregateChanges } from './feed-aggregates.ts';
 import { type PostItem, storedPost, storedPostListing, storedPostTopicLink } from './post-item.ts';
 
 /**
  * The transaction actions of the feed writes (ACCESS_PATTERNS.md, "Topics on feeds…"): the feed, its topic links,
- * its topics' `posts_count` and every aggregate it counts in, all in one TransactWriteItems that
+ * a check that each topic it links still exists, and every aggregate it counts in (its topics' feed totals, which
+ * hold their `posts_count`, among them), all in one TransactWriteItems that
  * `writeFeedActions` (feed-repository.ts) sends.
  */
 
 /**
- * The topic actions of replacing `before` with `after`: each topic's `posts_count` (published feeds carrying it)
- * moves by the net change, for the topics that still exist; a topic newly given to a feed that is not counted is
- * checked to exist, so a link is never written for a topic deleted meanwhile (its delete would not find it).
+ * The topic checks of replacing `before` with `after`: every topic whose link this write puts (a topic new to the
+ * feed, or a kept one re-listed because the status moves the feed in or out of the published lists) must still
+ * exist, a ConditionCheck on its item, so a feed write racing a topic delete is cancelled rather than linking (or
+ * counting under) a deleted topic, which the delete's detach might no longer find. A topic's `posts_count` is read
+ * from its feed totals item (`topicFeedStatsKey`), which `counterActions` moves in this transaction; its decrements
+ * need no check: that item outlives the topic and never goes below zero (each decrement carries its floor).
  */
-function topicActions(
+function topicChecks(
   before: PostItem | undefined,
   after: PostItem | undefined,
   existingTopicIds: ReadonlySet<number>,
 ): TransactAction[] {
-  const counted = (post: PostItem | undefined) => (post && post.status === 'published' ? post.topic_ids : []);
-  const net = new Map<number, number>();
-  for (const id of counted(before)) net.set(id, (net.get(id) ?? 0) - 1);
-  for (const id of counted(after)) net.set(id, (net.get(id) ?? 0) + 1);
-  const postId = (after ?? before)?.id ?? 0;
-  const counts = [...net]
-    .filter(([id, delta]) => delta !== 0 && existingTopicIds.has(id))
-    .flatMap(([id, delta]) => topicPostsCountActions(id, delta as 1 | -1, [postId]));
+  if (!after) return [];
   const previous = new Set(before?.topic_ids ?? []);
-  // An increment checks its topic exists already; a new topic of a feed that is not counted is checked here.
-  const guards =
-    after && after.status !== 'published'
-      ? after.topic_ids.filter((id) => !previous.has(id)).map((id) => existsCheck(topicKey(id)))
-      : [];
-  return [...counts, ...guards];
+  const relisted = (before?.status === 'published') !== (after.status === 'published');
+  return after.topic_ids
+    .filter((id) => !previous.has(id) || (relisted && existingTopicIds.has(id)))
+    .map((id) => existsCheck(topicKey(id)));
 }
 
 const counterActions = (before: PostItem | undefined, after: PostItem | undefined) =>
@@ -50,15 +44,15 @@ const counterActions = (before: PostItem | undefined, after: PostItem | undefine
 
 /**
  * Creating a feed: the post, its listing entry (G1 author, and while published G2 space and a G3 timeline shard),
- * one link per topic, each topic's `posts_count` (which refuses a deleted topic), and every aggregate. Action 0 is
- * the post; the topic count actions follow the links, so a cancelled write names what failed.
+ * one link per topic, a check that each topic still exists (a deleted one refuses the feed), and every aggregate.
+ * Action 0 is the post; the topic checks follow the links, so a cancelled write names what failed.
  */
 export function feedCreationActions(post: PostItem): TransactAction[] {
   return [
     putAction(storedPost(post), { ifAbsent: true }),
     putAction(storedPostListing(post)),
     ...post.topic_ids.map((topicId) => putAction(storedPostTopicLink(post, topicId))),
-    ...topicActions(undefined, post, new Set(post.topic_ids)),
+    ...topicChecks(undefined, post, new Set(post.topic_ids)),
     ...counterActions(undefined, post),
   ];
 }
@@ -143,7 +137,7 @@ export function feedUpdateActions(
     postUpdate,
     ...(listingChanged ? [putAction(listing)] : []),
     ...linkActions,
-    ...topicActions(before, after, existingTopicIds),
+    ...topicChecks(before, after, existingTopicIds),
     ...counterActions(before, after),
   ];
 }
@@ -167,7 +161,7 @@ export function feedDeletionActions(post: PostItem, existingTopicIds: ReadonlySe
     }),
     deleteAction(postListingKey(post.id)),
     ...[...linked].map((topicId) => deleteAction(postTopicKey(post.id, topicId))),
-    ...topicActions(post, undefined, existingTopicIds),
+    ...topicChecks(post, undefined, existingTopicIds),
     ...counterActions(post, undefined),
   ];
 }

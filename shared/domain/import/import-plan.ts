@@ -46,7 +46,7 @@ export const keyId = (key: ItemKey): string => `${key.pk}\u0000${key.sk}`;
 /**
  * Everything an import writes, collected before the first write, in writing order: uniqueness guards first (so a
  * login or slug taken by a concurrent create aborts the import before any entity is written), then the sections'
- * units in file order. A count may name an item put by an earlier unit (a topic's `posts_count`), a shared item
+ * units in file order. A count may name an item put by an earlier unit (a post's `comments_count`), a shared item
  * that already exists (topic totals, an existing user's stats), or an aggregate declared here.
  */
 export class ImportPlan {

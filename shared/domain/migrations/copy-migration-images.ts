@@ -1,4 +1,6 @@
 import { inLanes, putItemsInBatches } from '../../db/batch-write.ts';
+import { itemKeyId } from '../../db/partition.ts';
+import { presentKeys } from '../../db/reads.ts';
 import { env } from '../../config/env.ts';
 import {
   migrationImagesDoneKey,
@@ -47,11 +49,31 @@ const KINDS: readonly UploadsImage[] = ['avatar', 'cover'];
  * to the run's errors in one transaction, so a redelivery stores the same objects and items again but counts and
  * reports nothing twice. An image that cannot be copied after all (it does not decode, it changed or went away
  * since the chunk named it) is reported like a chunk's, and its URL on the user or space is cleared (or set to the
- * copy it has now). A message of another run, or of a run that has ended, is dropped.
+ * copy it has now). An owner recorded already is left out. A message of another run, or of a run that has ended,
+ * is dropped.
  */
 export async function copyMigrationImages(message: ImagesMessage, receiveCount: number): Promise<void> {
   const run = await findRun(message.source, true);
   if (!run || run.run_id !== message.run_id || run.status !== 'in_progress') return;
+  const left = await ownersNotDone(run, message);
+  if (left.images.length > 0) await copyAndRecord(run, left, receiveCount);
+  await planTallyIfImagesDone(run.source, run.run_id);
+}
+
+/**
+ * The message less the owners recorded already (done markers, read consistently): a copy `migrate:resume` sent
+ * again, or a redelivery, neither copies them again nor, failing, clears the URLs of images that were stored.
+ */
+async function ownersNotDone(run: RunItem, message: ImagesMessage): Promise<ImagesMessage> {
+  const keyed = message.images.map((one) => ({
+    one,
+    key: migrationImagesDoneKey(run.run_id, message.owner, one.source_id),
+  }));
+  const done = await presentKeys(keyed.map(({ key }) => key));
+  return { ...message, images: keyed.filter(({ key }) => !done.has(itemKeyId(key))).map(({ one }) => one) };
+}
+
+async function copyAndRecord(run: RunItem, message: ImagesMessage, receiveCount: number): Promise<void> {
   let outcomes: { owner: Owner; problems: string[] }[];
   try {
     outcomes = await copyOwners(run, message);
@@ -68,7 +90,6 @@ export async function copyMigrationImages(message: ImagesMessage, receiveCount: 
     }));
   }
   await recordOwners(run, message.owner, outcomes);
-  await planTallyIfImagesDone(run.source, run.run_id);
 }
 
 async function copyOwners(

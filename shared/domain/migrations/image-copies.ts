@@ -13,7 +13,7 @@ import {
   transactWriteIfConditionsHold,
 } from '../../db/transact.ts';
 import { publish, publishBatch } from '../../integrations/queue-publisher.ts';
-import { IMAGES_PER_MESSAGE, type ImagesMessage } from '../../messages/images.ts';
+import { IMAGES_PER_MESSAGE, type ImagesMessage, type ImagesOwner } from '../../messages/images.ts';
 import { planMessage } from './advance-run.ts';
 import type { PlannedSourceImages } from './copy-source-images.ts';
 import { chunksTotalName, type RunItem } from './run-item.ts';
@@ -31,7 +31,8 @@ const OWNERS_PER_TRANSACTION = MAX_TRANSACTION_ACTIONS / 2;
  * put only while that owner's done marker is absent (a worker that stored them already leaves none), before the
  * chunk writes the users or spaces that show the URLs. So every pending marker has a message that removes it, and
  * a chunk that dies after writing its users has sent their images (its redelivery, which does not rewrite those
- * users, need not send them again). The run's tally waits until no marker is left (`imagesPending`).
+ * users, need not send them again). The run's tally waits until no marker is left (`imagesPending`); a message
+ * lost for good (a worker killed on its last delivery) is sent again from its markers by `migrate:resume`.
  */
 export async function queueImageCopies(
   run: RunItem,
@@ -41,41 +42,65 @@ export async function queueImageCopies(
 ): Promise<void> {
   if (owners.length === 0) return;
   // Source id order: every delivery that names the same owners sends the same messages.
-  const sorted = [...owners].sort((a, b) => a.sourceId - b.sourceId);
-  const messages: ImagesMessage[] = [];
-  for (let start = 0; start < sorted.length; start += IMAGES_PER_MESSAGE)
-    messages.push({
-      source: 'buddypress',
-      run_id: run.run_id,
-      uploads: uploadsUrl,
-      owner,
-      images: sorted.slice(start, start + IMAGES_PER_MESSAGE).map((one) => ({
-        source_id: one.sourceId,
-        uploader_id: one.uploaderId,
-        object_id: one.objectId,
-        created_at: one.createdAt,
-        ...(one.avatar ? { avatar: { media_id: one.avatar.mediaId, url: one.avatar.url } } : {}),
-        ...(one.cover ? { cover: { media_id: one.cover.mediaId, url: one.cover.url } } : {}),
-      })),
-    });
-  await publishBatch('images', messages);
+  const sorted = [...owners].sort((a, b) => a.sourceId - b.sourceId).map(ownerEntry);
+  await publishBatch('images', imagesMessages(run.run_id, uploadsUrl, owner, sorted));
   for (let start = 0; start < sorted.length; start += OWNERS_PER_TRANSACTION)
-    await markPending(run.run_id, owner, sorted.slice(start, start + OWNERS_PER_TRANSACTION));
+    await markPending(run.run_id, uploadsUrl, owner, sorted.slice(start, start + OWNERS_PER_TRANSACTION));
 }
 
-/** One transaction of pending markers; an owner whose done marker exists is left out and the rest sent again. */
-async function markPending(runId: string, owner: string, owners: readonly ImagesToCopy[]): Promise<void> {
+const ownerEntry = (one: ImagesToCopy): ImagesOwner => ({
+  source_id: one.sourceId,
+  uploader_id: one.uploaderId,
+  object_id: one.objectId,
+  created_at: one.createdAt,
+  ...(one.avatar ? { avatar: { media_id: one.avatar.mediaId, url: one.avatar.url } } : {}),
+  ...(one.cover ? { cover: { media_id: one.cover.mediaId, url: one.cover.url } } : {}),
+});
+
+/** The `images` messages of one run's owners of one kind and location, IMAGES_PER_MESSAGE owners each. */
+export function imagesMessages(
+  runId: string,
+  uploads: string,
+  owner: ImagesMessage['owner'],
+  entries: readonly ImagesOwner[],
+): ImagesMessage[] {
+  const messages: ImagesMessage[] = [];
+  for (let start = 0; start < entries.length; start += IMAGES_PER_MESSAGE)
+    messages.push({
+      source: 'buddypress',
+      run_id: runId,
+      uploads,
+      owner,
+      images: entries.slice(start, start + IMAGES_PER_MESSAGE),
+    });
+  return messages;
+}
+
+/**
+ * One transaction of pending markers; an owner whose done marker exists is left out and the rest sent again. Each
+ * marker keeps its owner's part of the message, so a message lost for good can be sent again from it
+ * (resend-pending-images.ts).
+ */
+async function markPending(
+  runId: string,
+  uploads: string,
+  owner: ImagesMessage['owner'],
+  owners: readonly ImagesOwner[],
+): Promise<void> {
   let pending = owners;
   while (pending.length > 0) {
     const outcome = await transactWriteIfConditionsHold(
       pending.flatMap((one): TransactAction[] => [
-        conditionCheckAction(migrationImagesDoneKey(runId, owner, one.sourceId), {
+        conditionCheckAction(migrationImagesDoneKey(runId, owner, one.source_id), {
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
         putAction({
-          ...migrationImagesPendingKey(runId, owner, one.sourceId),
+          ...migrationImagesPendingKey(runId, owner, one.source_id),
           entity: 'migration_images_pending',
           run_id: runId,
+          owner,
+          uploads,
+          images: one,
         }),
       ]),
     );

@@ -29,9 +29,9 @@ export const TopicItemSchema = v.object({
   status: v.picklist(TOPIC_STATUSES),
   serial: integer,
   /**
-   * Published feeds carrying the topic: not stored on the topic item (counted on `topicPostCounts` and, one key a
-   * topic, on its feed totals item); reads that show it fill it in from the latter (`withPostCounts`). Items
-   * written before the move carry a stale copy, which is ignored.
+   * Published feeds carrying the topic: not stored on the topic item (counted on its feed totals item, one key a
+   * topic); reads that show it fill it in from there (`withPostCounts`). Items written before the move carry a
+   * stale copy, which is ignored.
    */
   posts_count: v.optional(integer, 0),
   created_at: v.string(),

@@ -15,7 +15,8 @@ import {
  * The feed ↔ topic links of a deleted topic, as the `topics` worker detaches them (ACCESS_PATTERNS.md, "Topics",
  * DELETE). A link is listed under the topic's published feeds (`topicPosts`) or its other feeds
  * (`topicUnlistedPosts`); detaching deletes the link and removes the id from the post's `topic_ids` number set
- * (`DELETE`, no read of the post). The topic no longer exists, so no `posts_count` moves: its count went with it.
+ * (`DELETE`, no read of the post). No counter moves: the feed stays counted under its stored topic set
+ * (`topic_signature`) on its topics' feed totals items, the deleted topic's included, which no list shows.
  */
 
 const LinkSchema = v.object({ post_id: v.pipe(v.number(), v.integer()) });

@@ -5,7 +5,6 @@ import { topicFeedStatsKey } from '../../db/keys/feeds.ts';
 import {
   allTopics,
   topicKey,
-  topicPostCounts,
   topicSlugGuardKey,
   topicStatsKey,
   topicsUnderParent,
@@ -14,7 +13,6 @@ import {
 import { keyCondition, type Partition } from '../../db/partition.ts';
 import { type PageResult, queryPage } from '../../db/query-page.ts';
 import { batchGetItems, batchGetRawItems, getItem, parseItem, queryAll, queryItems } from '../../db/reads.ts';
-import { shardKey, shardKeys, shardOf } from '../../db/sharded-counters.ts';
 import {
   type TopicItem,
   TopicItemSchema,
@@ -26,7 +24,7 @@ import {
 /**
  * Topic reads, one method per access pattern (ACCESS_PATTERNS.md, "Topics"); the writes are in
  * topic-write-repository.ts, the feed links in topic-link-repository.ts. Other domains read topics by id through
- * topic-lookups.ts and move their counts through topic-write-actions.ts.
+ * topic-lookups.ts and import topics through topic-write-actions.ts.
  */
 
 /** The largest serial in use (0 when there are no topics): the last topic in display order. */
@@ -162,15 +160,6 @@ export async function findChildTopics(topicId: number): Promise<TopicItem[]> {
   return children;
 }
 
-/** The keys of a topic's `posts_count` shards (removed with the topic). */
-export const topicPostCountKeys = (topicId: number) => shardKeys(topicPostCounts(topicId));
-
-/** The shard of `topicPostCounts(topicId)` that one feed moves, for writers that create it whole (import). */
-export const topicPostCountKeyOf = (topicId: number, postId: number) => {
-  const aggregate = topicPostCounts(topicId);
-  return shardKey(aggregate, shardOf(aggregate, postId));
-};
-
 /**
  * The topics with their `posts_count`, read from each topic's feed totals item (`topicFeedStatsKey`): one key a
  * topic, so a page of up to 100 topics (the contract's largest `per_page`) is one BatchGetItem. Consistent, so a
@@ -178,11 +167,11 @@ export const topicPostCountKeyOf = (topicId: number, postId: number) => {
  *
  * Why that item holds the count: every published feed (not a lesson) adds 1 to exactly one counter, named
  * `<topic set>|<p|m><space>`, on the item of each topic it is counted under (feeds domain, `feedAggregates`), in
- * the same transaction that moves its `topicPostCounts` shard; so the counters of a topic's item sum to the published
- * feeds carrying it. The set counted under can still name a deleted topic (a detach rewrites no counter), which only
+ * the transaction that writes the feed and its links; so the counters of a topic's item sum to the published feeds
+ * carrying it. The set counted under can still name a deleted topic (a detach rewrites no counter), which only
  * matters for that deleted topic, never listed. Non-counter attributes (keys, `entity`, `topic_id`) carry no `|`.
- * The item is already written by those feed writes, so reading it adds no write and no hot item; the four
- * `topicPostCounts` shards would be four keys a topic, so a page over 25 topics would take two BatchGetItems.
+ * It is the one item a feed write moves per topic (no other `posts_count` item exists: the former shards are gone,
+ * `storage:upgrade` removes an older stage's), so the count costs no write of its own, and a page is one key a topic.
  */
 export async function withPostCounts(topics: readonly TopicItem[]): Promise<TopicItem[]> {
   const counts = new Map<string, number>();

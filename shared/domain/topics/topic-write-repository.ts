@@ -10,7 +10,6 @@ import {
 } from '../../db/keys/topics.ts';
 import { orderSort } from '../../db/keys/sort.ts';
 import { replicaAbsentActions, replicaPutActions } from '../../db/replicated-item.ts';
-import { topicPostCountKeys } from './topic-repository.ts';
 import { indexEntry } from '../../db/partition.ts';
 import {
   deleteAction,
@@ -218,10 +217,13 @@ export async function moveChildTopic(
 }
 
 /**
- * Deletes a topic as read: the topic (conditioned on its `updated_at`), its slug guard, its counters and search
- * entries, on the condition that it has no children left (its `parent:<id>` counter is 0), so a child created
- * concurrently is never orphaned; and puts its detach marker (`topicDetachKey`), which stays until the `topics`
- * worker has detached it from every feed. `has_children_or_changed`: adopt the children and re-read, then retry.
+ * Deletes a topic as read: the topic (conditioned on its `updated_at`), its slug guard, its count on the topic
+ * totals and its search entries, on the condition that it has no children left (its `parent:<id>` counter is 0),
+ * so a child created concurrently is never orphaned; and puts its detach marker (`topicDetachKey`), which stays
+ * until the `topics` worker has detached it from every feed. From then on a feed write that would link it is
+ * cancelled (each checks its topics exist). Its feed totals item (`topicFeedStatsKey`, its `posts_count`) stays: a
+ * later write of a feed counted under it moves it by the feed's stored topic set, and no list shows a deleted topic.
+ * `has_children_or_changed`: adopt the children and re-read, then retry.
  */
 export async function removeTopic(topic: TopicItem): Promise<'written' | 'has_children_or_changed'> {
   const children = topicCountName({ parentId: topic.id });
@@ -236,8 +238,6 @@ export async function removeTopic(topic: TopicItem): Promise<'written' | 'has_ch
       names: { '#children': children },
       values: { ':none': 0 },
     }),
-    // Its posts_count shards go with it (a feed write counting under it is cancelled from here on).
-    ...topicPostCountKeys(topic.id).map((key) => deleteAction(key)),
     putAction({ ...topicDetachKey(topic.id), entity: 'topic_detach', topic_id: topic.id }),
     ...searchEntryActions(topic, undefined),
     // Its copies are left reading as absent (feed listings may name its id long after), never falling back.

@@ -1,16 +1,16 @@
 import { newPostWrites, type PostItem } from '../../feeds/index.ts';
 import { spaceVisibility } from '../../spaces/index.ts';
 import { renderMarkdown } from '../../text/index.ts';
-import { importedPostTopicCount, slugify } from '../../topics/index.ts';
+import { slugify } from '../../topics/index.ts';
 import { itemName } from '../import-error.ts';
 import type { PlannedCount } from '../import-plan.ts';
 import { ReferenceScope } from '../reference-scope.ts';
 import { defineSection } from './section.ts';
 
 /**
- * `feeds`: each feed with its topic links. A published one counts on each of its topics' `posts_count`, and every
- * feed moves the feed lists' aggregates as the API's writes do (author, space, timeline, topic sets), in the same
- * transaction. `comments_count` starts at 0 and moves with each
+ * `feeds`: each feed with its topic links. Every feed moves the feed lists' aggregates as the API's writes do
+ * (author, space, timeline, topic sets), in the same transaction: a published one counts on each of its topics'
+ * feed totals item, whose counters sum to the topic's `posts_count`. `comments_count` starts at 0 and moves with each
  * published comment. Feeds take `post` ids after the lessons.
  */
 export const feedsSection = defineSection({
@@ -67,19 +67,10 @@ export const feedsSection = defineSection({
       const writes = newPostWrites(post);
       // The feed's counters exactly as the feed write path moves them (feedAggregates); the file's topics are
       // new, so their feed-list counters item is created by the import (declared, deleted on rollback).
-      const counts: PlannedCount[] = [
-        ...(post.status === 'published'
-          ? topicIds.map((topicId) => {
-              const { key, identity, deltas } = importedPostTopicCount(topicId, id);
-              context.plan.aggregate(key, identity);
-              return { key, deltas };
-            })
-          : []),
-        ...writes.aggregates.map((aggregate) => {
-          if (aggregate.kind === 'topic') context.plan.aggregate(aggregate.key, aggregate.identity);
-          return { key: aggregate.key, deltas: aggregate.deltas };
-        }),
-      ];
+      const counts: PlannedCount[] = writes.aggregates.map((aggregate) => {
+        if (aggregate.kind === 'topic') context.plan.aggregate(aggregate.key, aggregate.identity);
+        return { key: aggregate.key, deltas: aggregate.deltas };
+      });
       context.plan.unit(
         itemName('feeds', i, feed.ref),
         [
