@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { allTopics, topicKey, topicReadCopies } from '../../db/keys/topics.ts';
-import { type ItemKey, itemKeyId } from '../../db/partition.ts';
+import { itemKeyId } from '../../db/partition.ts';
 import { batchGetRawItems, parseItem, queryAll } from '../../db/reads.ts';
 import { replicaKeys } from '../../db/replicated-item.ts';
 import { sameItem } from '../../db/same-item.ts';
-import { conditionCheckAction, putAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
-import { storedTopicCopies, type TopicItem, TopicItemSchema } from './topic-item.ts';
+import { putsIfUnchangedSince } from '../../db/transact.ts';
+import { storedTopicCopies, TopicItemSchema } from './topic-item.ts';
 
 export interface TopicReadCopiesReport {
   /** Topics read. */
@@ -43,25 +43,11 @@ export async function upgradeTopicReadCopies(options: { dryRun: boolean }): Prom
         const topic = parseItem(TopicItemSchema, raw);
         const stale = storedTopicCopies(topic).filter((copy) => !sameItem(found.get(itemKeyId(copy)), copy));
         if (stale.length === 0) continue;
-        if (options.dryRun || (await writeCopies(topic, stale))) report.items_written += stale.length;
+        if (options.dryRun || (await putsIfUnchangedSince(topicKey(id), topic.updated_at, stale)))
+          report.items_written += stale.length;
         else report.changed_meanwhile++;
       }
     }
   }
   return report;
-}
-
-/** The copies, on the condition that the topic item still has the `updated_at` they were built from. */
-async function writeCopies(
-  topic: TopicItem,
-  copies: readonly (Record<string, unknown> & ItemKey)[],
-): Promise<boolean> {
-  const outcome = await transactWriteIfConditionsHold([
-    conditionCheckAction(topicKey(topic.id), {
-      ConditionExpression: 'updated_at = :seen',
-      ExpressionAttributeValues: { ':seen': topic.updated_at },
-    }),
-    ...copies.map((copy) => putAction(copy)),
-  ]);
-  return outcome.written;
 }
