@@ -36,9 +36,9 @@ import { searchEntriesOf, writeOldSearchEntries } from '../support/user-search-e
  * items; the current timeline, status and space shards lost (as on a stage that never had them); a topic's former
  * `posts_count` shards left behind (`TOPIC#<id>#S<n>` / `POSTCOUNT`, no longer written or read); and quiz
  * submissions without the list copies that list them for `status=all`; and user search entries that do not carry
- * their user. After the command every total the API answers is exact, the topic's shards are gone (its count is
- * unchanged), an old feed deletes, every submission is listed, every search entry carries its user, and a second
- * run writes nothing. Runs in the
+ * their user; and the topic without its read copies. After the command every total the API answers is exact, the
+ * topic's shards are gone (its count is unchanged) and its copies hold it, an old feed deletes, every submission is
+ * listed, every search entry carries its user, and a second run writes nothing. Runs in the
  * `api-settings` project (alone): the timeline and status totals are site-wide.
  */
 let author: TestUser;
