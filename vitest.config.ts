@@ -26,6 +26,7 @@ const IN_PROCESS_ONLY = [
   'test/api/round-trips.test.ts',
   'test/api/feeds-round-trips.test.ts',
   'test/api/topics-list-cost.test.ts',
+  'test/api/topics-read-copies.test.ts',
 ];
 
 /**
