@@ -1,8 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import type { ItemKey } from './partition.ts';
+import { type ItemKey, itemKeyId } from './partition.ts';
 import type { KeyedRead } from './read-together.ts';
-import { putAction, transactWriteIfConditionsHold, updateAction } from './transact.ts';
+import { batchGetRawItems } from './reads.ts';
+import { putAction, type TransactAction, transactWriteIfConditionsHold, updateAction } from './transact.ts';
 
 /**
  * An item that most requests read and few write (the site settings), kept as `replicas` identical copies in
@@ -19,6 +20,10 @@ import { putAction, transactWriteIfConditionsHold, updateAction } from './transa
  *   beforehand by `createReplicas` (the local stack's provisioning); they are never deleted. A read that finds its
  *   copy absent therefore knows no change has been made through copies yet, so the logical key still holds the
  *   current state: it reads that instead. Reads never write (read-only functions read settings too).
+ *
+ * An item whose own writer keeps its copies (a topic: `replicaPutActions`, `replicaAbsentActions`) puts every copy
+ * whole in each transaction that writes the item, and its delete leaves every copy holding only the marker, which
+ * reads as absent with no read of the logical key (lists may name a deleted item's id long after).
  */
 export interface ReplicatedItem {
   readonly key: ItemKey;
@@ -76,6 +81,28 @@ export function replicatedRead(item: ReplicatedItem): KeyedRead<Attributes | und
   };
 }
 
+/**
+ * Many items' `replicatedRead`s as one read: one copy at random each, with the consistency of the BatchGetItem it
+ * is sent in (a copy is written in the item's own transaction, so it is as fresh as the item would be); the items
+ * whose copy is absent (none yet) are read at their logical key in one more BatchGetItem, strongly consistent.
+ */
+export function replicatedItemsRead(items: readonly ReplicatedItem[]): KeyedRead<(Attributes | undefined)[]> {
+  const keys = items.map((item) => replicaKey(item, Math.floor(Math.random() * item.replicas)));
+  return {
+    keys,
+    settle: async (found) => {
+      const copies = keys.map((key) => found.get(key));
+      const uncopied = items.filter((_, index) => !copies[index]).map((item) => item.key);
+      const originals = uncopied.length === 0 ? [] : await batchGetRawItems(uncopied, true);
+      const byKey = new Map(originals.map((raw) => [itemKeyId(raw), raw]));
+      return items.map((item, index) => {
+        const raw = copies[index] ?? byKey.get(itemKeyId(item.key));
+        return raw && presentOrUndefined(withoutKey(raw));
+      });
+    },
+  };
+}
+
 /** A copy made of an absent item holds only the marker: that reads as absent. */
 function presentOrUndefined({ [REPLICATED]: _marker, ...attributes }: Attributes): Attributes | undefined {
   return Object.keys(attributes).length > 0 ? attributes : undefined;
@@ -127,3 +154,18 @@ export async function setReplicated(
   }
   throw new Error(`The copies of ${item.key.pk} ${item.key.sk} could not be changed`);
 }
+
+/** The copies of an item holding `attributes` (for writers that plan their puts themselves: the import). */
+export const replicaItems = (
+  item: ReplicatedItem,
+  attributes: Readonly<Attributes>,
+): (Attributes & ItemKey)[] =>
+  replicaKeys(item).map((key) => ({ ...attributes, [REPLICATED]: true, ...key }));
+
+/** Puts every copy whole, in the transaction that writes the item itself as `attributes`. */
+export const replicaPutActions = (item: ReplicatedItem, attributes: Readonly<Attributes>): TransactAction[] =>
+  replicaItems(item, attributes).map((copy) => putAction(copy));
+
+/** Leaves every copy holding only the marker, in the transaction that deletes the item: copies read as absent. */
+export const replicaAbsentActions = (item: ReplicatedItem): TransactAction[] =>
+  replicaItems(item, {}).map((copy) => putAction(copy));

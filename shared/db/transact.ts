@@ -98,3 +98,23 @@ export function conditionCheckAction(
 /** Cancels the transaction unless the item exists (a post, comment or topic the write depends on). */
 export const existsCheck = (key: ItemKey): TransactAction =>
   conditionCheckAction(key, { ConditionExpression: 'attribute_exists(pk)' });
+
+/**
+ * Puts `items` in one transaction on the condition that the item at `key` still has the `updated_at` they were
+ * built from (the `storage:upgrade` steps that write items derived from another: a change of it meanwhile writes
+ * them itself); answers whether they were written.
+ */
+export async function putsIfUnchangedSince(
+  key: ItemKey,
+  updatedAt: string,
+  items: readonly (Record<string, unknown> & ItemKey)[],
+): Promise<boolean> {
+  const outcome = await transactWriteIfConditionsHold([
+    conditionCheckAction(key, {
+      ConditionExpression: 'updated_at = :seen',
+      ExpressionAttributeValues: { ':seen': updatedAt },
+    }),
+    ...items.map((item) => putAction(item)),
+  ]);
+  return outcome.written;
+}

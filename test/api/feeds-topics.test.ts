@@ -1,7 +1,7 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db, tableName } from '../../shared/db/client.ts';
-import { topicKey } from '../../shared/db/keys/topics.ts';
+import { topicKey, topicReadCopies } from '../../shared/db/keys/topics.ts';
+import { replicaAbsentActions } from '../../shared/db/replicated-item.ts';
+import { deleteAction, transactWrite } from '../../shared/db/transact.ts';
 import { runImport } from '../../shared/domain/import/run-import.ts';
 import { findTopicsByIds } from '../../shared/domain/topics/index.ts';
 import { withPostCounts } from '../../shared/domain/topics/topic-repository.ts';
@@ -166,8 +166,9 @@ describe('topics that are inactive or deleted', () => {
   it('never shows a deleted topic, and the feed can still be edited and deleted', async () => {
     const [kept, gone] = (await createTopics(2)) as [number, number];
     const feed = await postFeed(author, { space_id: publicSpace, topics: [kept, gone] });
-    // The first step of a topic delete: the topic item goes before its links are detached.
-    await db().send(new DeleteCommand({ TableName: tableName(), Key: topicKey(gone) }));
+    // The first step of a topic delete: the topic item goes (its read copies read as absent) before its links are
+    // detached.
+    await transactWrite([deleteAction(topicKey(gone)), ...replicaAbsentActions(topicReadCopies(gone))]);
 
     expect((await getFeed(member, feed.id)).body.feed.topics.map((topic) => topic.id)).toEqual([kept]);
     expect((await listFeeds(member, { topics: String(gone) })).body.feeds).toMatchObject({

@@ -6,10 +6,11 @@ import { newId } from '../../shared/db/ids.ts';
 import { quizSubmissionListCopyKey } from '../../shared/db/keys/courses.ts';
 import { authorPosts, feedStats, feedStatusStats, postListingKey } from '../../shared/db/keys/feeds.ts';
 import { spacePostCounts } from '../../shared/db/keys/spaces.ts';
-import { topicPostCounts } from '../../shared/db/keys/topics.ts';
+import { topicKey, topicPostCounts, topicReadCopies } from '../../shared/db/keys/topics.ts';
 import { itemKeyId } from '../../shared/db/partition.ts';
 import { indexEntry, indexPartition } from '../../shared/db/partition.ts';
 import { batchGetRawItems } from '../../shared/db/reads.ts';
+import { replicaKeys } from '../../shared/db/replicated-item.ts';
 import { shardKeys } from '../../shared/db/sharded-counters.ts';
 import { transactWrite } from '../../shared/db/transact.ts';
 import { timeSort } from '../../shared/db/keys/sort.ts';
@@ -35,9 +36,9 @@ import { searchEntriesOf, writeOldSearchEntries } from '../support/user-search-e
  * items; the current timeline, status and space shards lost (as on a stage that never had them); a topic's former
  * `posts_count` shards left behind (`TOPIC#<id>#S<n>` / `POSTCOUNT`, no longer written or read); and quiz
  * submissions without the list copies that list them for `status=all`; and user search entries that do not carry
- * their user. After the command every total the API answers is exact, the topic's shards are gone (its count is
- * unchanged), an old feed deletes, every submission is listed, every search entry carries its user, and a second
- * run writes nothing. Runs in the
+ * their user; and the topic without its read copies. After the command every total the API answers is exact, the
+ * topic's shards are gone (its count is unchanged) and its copies hold it, an old feed deletes, every submission is
+ * listed, every search entry carries its user, and a second run writes nothing. Runs in the
  * `api-settings` project (alone): the timeline and status totals are site-wide.
  */
 let author: TestUser;
@@ -167,7 +168,23 @@ beforeAll(async () => {
         new DeleteCommand({ TableName: tableName(), Key: quizSubmissionListCopyKey(id, scope) }),
       );
   await writeOldSearchEntries(author.id);
+  await forgetTopicCopies();
 }, 60_000);
+
+/** The topic's read copies lost, as on a stage before them (its reads by id then read the topic item). */
+async function forgetTopicCopies(): Promise<void> {
+  for (const key of replicaKeys(topicReadCopies(topic)))
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
+}
+
+/** The topic's read copies that hold what its item holds. */
+async function currentTopicCopies(): Promise<number> {
+  const found = await batchGetRawItems([topicKey(topic), ...replicaKeys(topicReadCopies(topic))], true);
+  const item = found.find((raw) => raw.pk === topicKey(topic).pk);
+  const copies = found.filter((raw) => raw.pk !== topicKey(topic).pk);
+  return copies.filter((copy) => item && copy.title === item.title && copy.updated_at === item.updated_at)
+    .length;
+}
 
 /** The ids of a course's quiz results (status=all, newest first), course-wide and for the lesson. */
 async function quizResultIds(): Promise<{ course: number[]; lesson: number[]; total: number }> {
@@ -199,6 +216,8 @@ describe('storage:upgrade', () => {
     expect(await quizResultIds()).toEqual({ course: [], lesson: [], total: 2 });
     expect((report.user_search_entries as Record<string, number>).items_written).toBeGreaterThanOrEqual(3);
     for (const entry of await searchEntriesOf(author.id)) expect(entry).not.toHaveProperty('status');
+    expect((report.topic_read_copies as Record<string, number>).items_written).toBeGreaterThanOrEqual(4);
+    expect(await currentTopicCopies()).toBe(0);
     expect((report.topic_post_counts as Record<string, number>).items_written).toBeGreaterThanOrEqual(2);
     expect(await presentShards()).toHaveLength(2);
   }, 300_000);
@@ -210,6 +229,8 @@ describe('storage:upgrade', () => {
     expect((report.quiz_list_copies as Record<string, number>).items_written).toBeGreaterThanOrEqual(4);
     expect((report.timeline_totals as Record<string, number>).items_written).toBeGreaterThan(0);
     expect((report.user_search_entries as Record<string, number>).items_written).toBeGreaterThanOrEqual(3);
+    expect((report.topic_read_copies as Record<string, number>).items_written).toBeGreaterThanOrEqual(4);
+    expect(await currentTopicCopies()).toBe(4);
     const entries = await searchEntriesOf(author.id);
     expect(entries).toHaveLength(3);
     for (const entry of entries)
@@ -265,6 +286,7 @@ describe('storage:upgrade', () => {
       'topic_post_counts',
       'quiz_list_copies',
       'user_search_entries',
+      'topic_read_copies',
     ])
       expect((report[kind] as Record<string, number>).items_written).toBe(0);
     expect((report.feed_listings as Record<string, number>).upgraded).toBe(0);

@@ -26,7 +26,12 @@ import {
 } from '../../shared/domain/feeds/post-item.ts';
 import { deleteTopic } from '../../shared/domain/topics/delete-topic.ts';
 import { type ListTopicsInput, listTopics } from '../../shared/domain/topics/list-topics.ts';
-import { storedTopic, type TopicItem, topicStatsDeltas } from '../../shared/domain/topics/topic-item.ts';
+import {
+  storedTopic,
+  storedTopicCopies,
+  type TopicItem,
+  topicStatsDeltas,
+} from '../../shared/domain/topics/topic-item.ts';
 import { storedTopicSearchEntries } from '../../shared/domain/topics/topic-search-entries.ts';
 import { createUser } from '../../shared/domain/users/create-user.ts';
 import * as v from 'valibot';
@@ -118,6 +123,7 @@ try {
     const doomed = { ...topic(topicId, null), status: 'active' as const, posts_count: feeds };
     await writeAll([
       storedTopic(doomed),
+      ...storedTopicCopies(doomed),
       ...storedTopicSearchEntries(doomed),
       ...Array.from({ length: feeds }, () => {
         const post = feed(nextPostId++, admin.id, topicId);
@@ -194,7 +200,7 @@ async function fillTopics(from: number, to: number): Promise<void> {
   for (let n = from; n < to; n++) {
     const id = n + 1;
     const item = topic(id, id <= PARENTS ? null : (id % PARENTS) + 1);
-    items.push(storedTopic(item), ...storedTopicSearchEntries(item));
+    items.push(storedTopic(item), ...storedTopicCopies(item), ...storedTopicSearchEntries(item));
   }
   await writeAll(items);
   await db().send(

@@ -3,13 +3,19 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
 import type { ItemKey } from '../../shared/db/partition.ts';
+import { readTogether } from '../../shared/db/read-together.ts';
 import {
   createReplicas,
   readReplicated,
+  replicaAbsentActions,
   replicaKeys,
+  replicaPutActions,
   replicatedItem,
+  replicatedItemsRead,
   setReplicated,
 } from '../../shared/db/replicated-item.ts';
+import { transactWrite } from '../../shared/db/transact.ts';
+import { commandsSentBy } from '../support/sent-commands.ts';
 import { SETTINGS_REPLICAS } from '../../shared/domain/settings/settings-repository.ts';
 
 /**
@@ -76,5 +82,43 @@ describe('replicated items', () => {
     await createReplicas(item);
     for (const key of replicaKeys(item)) expect((await raw(key))?.logo).toBe('new.png');
     expect(await readReplicated(item)).toEqual({ logo: 'new.png' });
+  });
+
+  it("copies kept by the item's writer: read in the order asked, absent after a delete, the item before copies", async () => {
+    const [kept, deleted, uncopied] = [testItem(4), testItem(4), testItem(4)];
+    for (const item of [kept, deleted])
+      await db().send(new PutCommand({ TableName: tableName(), Item: { ...item.key, title: 'item' } }));
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: { ...uncopied.key, title: 'before copies' } }),
+    );
+    await transactWrite([
+      ...replicaPutActions(kept, { title: 'kept' }),
+      ...replicaPutActions(deleted, { title: 'x' }),
+    ]);
+    for (const key of replicaKeys(kept)) expect(await raw(key)).toMatchObject({ title: 'kept' });
+    await transactWrite(replicaAbsentActions(deleted));
+
+    const sent = await commandsSentBy(async () => {
+      for (let read = 0; read < 8; read++) {
+        expect(await readTogether([replicatedItemsRead([uncopied, kept, deleted])] as const)).toEqual([
+          [{ title: 'before copies' }, { title: 'kept' }, undefined],
+        ]);
+      }
+    });
+    // Per read one batch of one copy each, then one of the uncopied item's logical key: never the deleted one's.
+    const keysRead = sent.map((command) => {
+      const batch = (command.input.RequestItems as Record<string, { Keys: ItemKey[] }>)[tableName()];
+      return (batch?.Keys ?? []).map((key) => key.pk);
+    });
+    expect(keysRead).toHaveLength(16);
+    for (let read = 0; read < 8; read++) {
+      expect(keysRead[2 * read]?.map((pk) => pk.replace(/#R\d$/, ''))).toEqual(
+        [uncopied, kept, deleted].map((item) => item.key.pk),
+      );
+      expect(keysRead[2 * read + 1]).toEqual([uncopied.key.pk]);
+    }
+    expect(await readTogether([replicatedItemsRead([kept, deleted])] as const)).toEqual([
+      [{ title: 'kept' }, undefined],
+    ]);
   });
 });

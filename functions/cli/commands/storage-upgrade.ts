@@ -1,6 +1,6 @@
 import { upgradeFeedStorage } from '../../../shared/domain/feeds/index.ts';
 import { upgradeQuizListCopies } from '../../../shared/domain/quizzes/index.ts';
-import { removeTopicPostCountShards } from '../../../shared/domain/topics/index.ts';
+import { removeTopicPostCountShards, upgradeTopicReadCopies } from '../../../shared/domain/topics/index.ts';
 import { upgradeUserSearchEntries } from '../../../shared/domain/users/index.ts';
 import { CliError } from '../cli-error.ts';
 import { assertKnownOptions, type ParsedArgs } from '../parse-args.ts';
@@ -19,11 +19,13 @@ export async function storageUpgradeCommand(args: ParsedArgs) {
   const topicPostCountShards = await removeTopicPostCountShards({ dryRun });
   const quizListCopies = await upgradeQuizListCopies({ dryRun });
   const userSearchEntries = await upgradeUserSearchEntries({ dryRun });
+  const topicReadCopies = await upgradeTopicReadCopies({ dryRun });
   const report = {
     ...feeds,
     topic_post_counts: topicPostCountShards,
     quiz_list_copies: quizListCopies,
     user_search_entries: userSearchEntries,
+    topic_read_copies: topicReadCopies,
   };
   const kinds = [
     feeds.timeline_totals,
@@ -32,6 +34,7 @@ export async function storageUpgradeCommand(args: ParsedArgs) {
     topicPostCountShards,
     quizListCopies,
     userSearchEntries,
+    topicReadCopies,
   ];
   const written = feeds.feed_listings.upgraded + kinds.reduce((sum, kind) => sum + kind.items_written, 0);
   const stale =

@@ -1,8 +1,15 @@
 import { type ItemKey, indexPartition, type Partition } from '../partition.ts';
+import { type ReplicatedItem, replicatedItem } from '../replicated-item.ts';
 import { type ShardedAggregate, shardedAggregate } from '../sharded-counters.ts';
 
 /** Topics (PRO): display order is `orderSort(serial, id)` in every list. */
 export const topicKey = (topicId: number): ItemKey => ({ pk: `TOPIC#${topicId}`, sk: 'TOPIC' });
+/**
+ * A topic's read copies (`TOPIC#<id>#R<0..3>` / `TOPIC`, shared/db/replicated-item.ts): the topic without its index
+ * entries, written in every transaction that writes the topic; reads by id take one at random, so the few topics
+ * that most timeline requests show are not each one partition that every such request reads.
+ */
+export const topicReadCopies = (topicId: number): ReplicatedItem => replicatedItem(topicKey(topicId), 4);
 export const topicSlugGuardKey = (slug: string): ItemKey => ({ pk: `TOPICSLUG#${slug}`, sk: 'TOPICSLUG' });
 
 /** GSI1: all topics in display order. */

@@ -5,6 +5,7 @@ export {
   removeTopicPostCountShards,
   type TopicPostCountShardsReport,
 } from './remove-topic-post-count-shards.ts';
+export { type TopicReadCopiesReport, upgradeTopicReadCopies } from './upgrade-topic-read-copies.ts';
 export { checkPostTopics, type PostTopicContext } from './check-post-topics.ts';
 export { findTopicsByIds, nextTopicSerial, topicsByIdsRead } from './topic-lookups.ts';
 export { importedTopicWrites } from './topic-write-actions.ts';

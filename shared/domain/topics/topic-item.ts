@@ -1,9 +1,11 @@
 import * as v from 'valibot';
 import { indexEntry } from '../../db/partition.ts';
+import { replicaItems } from '../../db/replicated-item.ts';
 import { orderSort } from '../../db/keys/sort.ts';
 import {
   allTopics,
   topicKey,
+  topicReadCopies,
   topicSlugGuardKey,
   topicsUnderParent,
   topicsWithStatus,
@@ -37,19 +39,31 @@ export const TopicItemSchema = v.object({
 });
 export type TopicItem = v.InferOutput<typeof TopicItemSchema>;
 
+/** What a topic item stores of the topic (its `posts_count` is counted elsewhere). */
+function topicFields(topic: TopicItem) {
+  const { posts_count: _counted, ...fields } = topic;
+  return fields;
+}
+
 /** Listed in display order among all topics, under its parent, and with its status. */
 export function storedTopic(topic: TopicItem) {
   const sort = orderSort(topic.serial, topic.id);
-  const { posts_count: _counted, ...fields } = topic;
   return {
     ...topicKey(topic.id),
     entity: 'topic',
-    ...fields,
+    ...topicFields(topic),
     ...indexEntry(allTopics(), sort),
     ...indexEntry(topicsUnderParent(topic.parent_id), sort),
     ...indexEntry(topicsWithStatus(topic.status), sort),
   };
 }
+
+/** The attributes of a topic's read copies (`topicReadCopies`): the topic's, without index entries (no list). */
+export const topicCopyAttributes = (topic: TopicItem) => ({ entity: 'topic_copy', ...topicFields(topic) });
+
+/** A topic's read copies as stored (every writer of the topic item writes them too). */
+export const storedTopicCopies = (topic: TopicItem) =>
+  replicaItems(topicReadCopies(topic.id), topicCopyAttributes(topic));
 
 export const storedTopicSlugGuard = (slug: string, topicId: number) => ({
   ...topicSlugGuardKey(slug),

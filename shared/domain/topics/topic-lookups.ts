@@ -1,6 +1,7 @@
-import { topicKey } from '../../db/keys/topics.ts';
-import { itemsRead } from '../../db/read-together.ts';
-import { batchGetItems } from '../../db/reads.ts';
+import { topicReadCopies } from '../../db/keys/topics.ts';
+import { type KeyedRead, mapRead, readTogether } from '../../db/read-together.ts';
+import { parseItem } from '../../db/reads.ts';
+import { replicatedItemsRead } from '../../db/replicated-item.ts';
 import { type TopicItem, TopicItemSchema } from './topic-item.ts';
 import { findLargestTopicSerial } from './topic-repository.ts';
 
@@ -10,13 +11,22 @@ import { findLargestTopicSerial } from './topic-repository.ts';
  */
 
 /** Topics by id (BatchGetItem); unknown ids are absent from the answer. */
-export function findTopicsByIds(topicIds: readonly number[]): Promise<TopicItem[]> {
-  return topicIds.length === 0 ? Promise.resolve([]) : batchGetItems(topicIds.map(topicKey), TopicItemSchema);
+export async function findTopicsByIds(topicIds: readonly number[]): Promise<TopicItem[]> {
+  const [topics] = await readTogether([topicsByIdsRead(topicIds)] as const);
+  return topics;
 }
 
-/** `findTopicsByIds` as a read to send with others in one BatchGetItem (shared/db/read-together.ts). */
-export const topicsByIdsRead = (topicIds: readonly number[]) =>
-  itemsRead([...new Set(topicIds)].map(topicKey), TopicItemSchema);
+/**
+ * `findTopicsByIds` as a read to send with others in one BatchGetItem (shared/db/read-together.ts), in the order
+ * asked: one of each topic's read copies at random (`topicReadCopies`; most timeline requests show the same few
+ * topics, so no topic's partition takes them all), with the batch's consistency. A topic written before it had
+ * copies is read from its item, one more BatchGetItem only then (`storage:upgrade` gives it copies); a deleted
+ * topic's copies read as absent without it.
+ */
+export const topicsByIdsRead = (topicIds: readonly number[]): KeyedRead<TopicItem[]> =>
+  mapRead(replicatedItemsRead([...new Set(topicIds)].map(topicReadCopies)), (found) =>
+    found.flatMap((attributes) => (attributes ? [parseItem(TopicItemSchema, attributes)] : [])),
+  );
 
 /** The serial a topic created without one takes: after the largest in use (1 when there are no topics). */
 export async function nextTopicSerial(): Promise<number> {

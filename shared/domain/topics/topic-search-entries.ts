@@ -12,7 +12,7 @@ import type { TopicItem } from './topic-item.ts';
  * topic list (serial, then id); each entry copies what a search filters on (`title_lc`, `status`, `parent_key`).
  *
  * A title of at most 192 characters has at most 190 trigrams, so at most 64 entries: a topic write replaces them
- * all inside its own transaction (≤ 69 actions of the 100 allowed), and the index never disagrees with the topic.
+ * all inside its own transaction (≤ 73 actions of the 100 allowed, with the read copies), and the index never disagrees with the topic.
  */
 
 /** Length of the indexed grams: terms shorter than this are not index-served. */

@@ -1,5 +1,11 @@
 import { topicStatsKey } from '../../db/keys/topics.ts';
-import { storedTopic, storedTopicSlugGuard, type TopicItem, topicStatsDeltas } from './topic-item.ts';
+import {
+  storedTopic,
+  storedTopicCopies,
+  storedTopicSlugGuard,
+  type TopicItem,
+  topicStatsDeltas,
+} from './topic-item.ts';
 import { storedTopicSearchEntries } from './topic-search-entries.ts';
 
 /**
@@ -9,8 +15,8 @@ import { storedTopicSearchEntries } from './topic-search-entries.ts';
  */
 
 /**
- * What an imported topic writes: its slug guard, its item (status and parent unchanged by a re-run) with its search
- * entries, and its count on the topic totals.
+ * What an imported topic writes: its slug guard, its item and read copies (status and parent unchanged by a
+ * re-run) with its search entries, and its count on the topic totals.
  */
 export function importedTopicWrites(topic: TopicItem) {
   return {
@@ -18,6 +24,7 @@ export function importedTopicWrites(topic: TopicItem) {
     items: [
       { item: storedTopic(topic), unchanged: ['status', 'parent_id'] },
       ...storedTopicSearchEntries(topic).map((entry) => ({ item: entry })),
+      ...storedTopicCopies(topic).map((copy) => ({ item: copy, unchanged: ['status', 'parent_id'] })),
     ],
     counts: [{ key: topicStatsKey(), deltas: topicStatsDeltas(topic) }],
   };

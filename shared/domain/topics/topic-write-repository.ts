@@ -3,11 +3,13 @@ import { IdTaken } from '../../db/ids.ts';
 import {
   topicDetachKey,
   topicKey,
+  topicReadCopies,
   topicSlugGuardKey,
   topicStatsKey,
   topicsUnderParent,
 } from '../../db/keys/topics.ts';
 import { orderSort } from '../../db/keys/sort.ts';
+import { replicaAbsentActions, replicaPutActions } from '../../db/replicated-item.ts';
 import { indexEntry } from '../../db/partition.ts';
 import {
   deleteAction,
@@ -22,6 +24,7 @@ import {
   storedTopic,
   storedTopicSlugGuard,
   type TopicItem,
+  topicCopyAttributes,
   topicCountName,
   topicStatsDeltas,
 } from './topic-item.ts';
@@ -29,8 +32,9 @@ import { searchEntryActions } from './topic-search-entries.ts';
 
 /**
  * Topic writes (ACCESS_PATTERNS.md, "Topics"). Each is one TransactWriteItems holding the topic, its slug guard,
- * the stats counters it moves and its title search entries (topic-search-entries.ts, appended last so the outcome
- * indexes below stay put), so neither `pagination.total` nor a search can disagree with the topics.
+ * the stats counters it moves, its title search entries and its read copies (`topicReadCopies`; both appended last
+ * so the outcome indexes below stay put), so neither `pagination.total`, a search nor a read by id can disagree
+ * with the topics.
  * Every change of an existing topic is conditioned on the `updated_at` it read (optimistic concurrency): a
  * write based on a stale read is refused and the use case re-reads. Outcomes name what refused the write.
  */
@@ -65,6 +69,10 @@ function statsUpdate(
   });
 }
 
+/** Every read copy put whole as the new state, unconditioned: the condition on the topic item decides. */
+const copyPuts = (topic: TopicItem): TransactAction[] =>
+  replicaPutActions(topicReadCopies(topic.id), topicCopyAttributes(topic));
+
 /** `SET` of every mutable field and index entry of the new state, conditioned on the state read. */
 function topicUpdate(before: TopicItem, after: TopicItem): TransactAction {
   const { pk: _pk, sk: _sk, id: _id, created_at: _created, ...fields } = storedTopic(after);
@@ -98,7 +106,7 @@ export async function insertTopic(topic: TopicItem): Promise<InsertTopicOutcome>
     statsUpdate(statsDeltas(undefined, topic)),
     ...(topic.parent_id === null ? [] : [existsCheck(topicKey(topic.parent_id))]),
   ];
-  actions.push(...searchEntryActions(undefined, topic));
+  actions.push(...searchEntryActions(undefined, topic), ...copyPuts(topic));
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
   if (topic.parent_id !== null && outcome.failed.includes(3)) return 'parent_missing';
@@ -143,7 +151,7 @@ export async function saveTopic(
         ),
       ) - 1;
   }
-  actions.push(...searchEntryActions(before, after));
+  actions.push(...searchEntryActions(before, after), ...copyPuts(after));
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
   if (outcome.failed.includes(0) || outcome.failed.includes(statsIndex)) return 'changed';
@@ -200,6 +208,7 @@ export async function moveChildTopic(
     statsUpdate(statsDeltas(child, { ...child, parent_id: newParentId })),
     ...(newParentId === null ? [] : [existsCheck(topicKey(newParentId))]),
     ...searchEntryActions(child, { ...child, parent_id: newParentId }),
+    ...copyPuts({ ...child, parent_id: newParentId, updated_at: updatedAt }),
   ];
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';
@@ -231,6 +240,8 @@ export async function removeTopic(topic: TopicItem): Promise<'written' | 'has_ch
     }),
     putAction({ ...topicDetachKey(topic.id), entity: 'topic_detach', topic_id: topic.id }),
     ...searchEntryActions(topic, undefined),
+    // Its copies are left reading as absent (feed listings may name its id long after), never falling back.
+    ...replicaAbsentActions(topicReadCopies(topic.id)),
   ];
   const outcome = await transactWriteIfConditionsHold(actions);
   if (outcome.written) return 'written';

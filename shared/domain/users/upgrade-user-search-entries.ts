@@ -1,9 +1,9 @@
 import { userKey, userSearchKey } from '../../db/keys/users.ts';
 import { sameItem } from '../../db/same-item.ts';
-import { type ItemKey, itemKeyId } from '../../db/partition.ts';
+import { itemKeyId } from '../../db/partition.ts';
 import { batchGetRawItems, parseItem } from '../../db/reads.ts';
-import { conditionCheckAction, putAction, transactWriteIfConditionsHold } from '../../db/transact.ts';
-import { storedSearchEntries, type UserItem, UserItemSchema } from './user-item.ts';
+import { putsIfUnchangedSince } from '../../db/transact.ts';
+import { storedSearchEntries, UserItemSchema } from './user-item.ts';
 import { everyUserId } from './user-lookups.ts';
 
 export interface UserSearchEntriesReport {
@@ -54,25 +54,11 @@ export async function upgradeUserSearchEntries(options: {
           (entry) => !sameItem(found.get(itemKeyId(entry)), entry),
         );
         if (stale.length === 0) continue;
-        if (options.dryRun || (await writeEntries(user, stale))) report.items_written += stale.length;
+        if (options.dryRun || (await putsIfUnchangedSince(userKey(user.id), user.updated_at, stale)))
+          report.items_written += stale.length;
         else report.changed_meanwhile++;
       }
     }
   }
   return report;
-}
-
-/** The entries, on the condition that the user item still has the `updated_at` they were built from. */
-async function writeEntries(
-  user: UserItem,
-  entries: readonly (Record<string, unknown> & ItemKey)[],
-): Promise<boolean> {
-  const outcome = await transactWriteIfConditionsHold([
-    conditionCheckAction(userKey(user.id), {
-      ConditionExpression: 'updated_at = :seen',
-      ExpressionAttributeValues: { ':seen': user.updated_at },
-    }),
-    ...entries.map((entry) => putAction(entry)),
-  ]);
-  return outcome.written;
 }
