@@ -144,6 +144,9 @@ try {
     `the run wrote ${runWrites} DynamoDB items (${(runWrites / migrated).toFixed(2)} per row: targets, users, guards, ledger, tallies, totals)`,
   );
 
+  say(
+    `the items it wrote by kind (its entity, else its partition key's prefix):\n  ${meter.kinds().join('\n  ')}`,
+  );
   say(`the run's DynamoDB calls (summed time in flight, all workers):\n  ${profile.lines().join('\n  ')}`);
 
   const targetsAfter = await bareLoop(rows, targetItems(fixture));
